@@ -1,0 +1,30 @@
+// Email addresses as every form of the shop checks them (subscription, contact, sign-up).
+
+/** RFC 5321 limits: 254 characters in all, 64 before the @. */
+export const EMAIL_MAX_LENGTH = 254;
+const LOCAL_MAX_LENGTH = 64;
+
+// Deliberately plain: something@domain.tld, no spaces, no second @, a dot in the domain
+// with no empty labels. Full RFC 5322 syntax (quoted local parts, comments, IP literals)
+// accepts addresses no shopper types and mail providers reject anyway.
+const EMAIL_SHAPE = /^[^\s@"(),:;<>[\]\\]+@[A-Za-z0-9\u00a1-\uffff](?:[A-Za-z0-9\u00a1-\uffff-]*[A-Za-z0-9\u00a1-\uffff])?(?:\.[A-Za-z0-9\u00a1-\uffff](?:[A-Za-z0-9\u00a1-\uffff-]*[A-Za-z0-9\u00a1-\uffff])?)+$/;
+
+/** True for a value shaped like an email address (the caller trims first). */
+export function isEmailShaped(value: string): boolean {
+  if (value.length > EMAIL_MAX_LENGTH) return false;
+  const at = value.lastIndexOf('@');
+  if (at < 1 || at > LOCAL_MAX_LENGTH) return false;
+  const local = value.slice(0, at);
+  if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  return EMAIL_SHAPE.test(value);
+}
+
+/**
+ * The form of an address used to tell two addresses apart: Unicode NFKC (full-width
+ * letters become plain ones), trimmed and lower-cased. Mailbox names are case-sensitive
+ * in theory, but no provider shoppers use treats Ali@x.com and ali@x.com as two people,
+ * and shoppers type either. The accounts' emailKey gives the same result.
+ */
+export function normaliseEmail(value: string): string {
+  return value.normalize('NFKC').trim().toLowerCase();
+}

@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { UPLOAD } from './constants.ts';
+import { MESSAGES } from './messages.ts';
+
+// The upload protocol of spec §4/§9 (files), shared by the API and the browser's upload
+// helper so that both plan the same parts and agree on every limit.
+
+/**
+ * What a file is for, sent as the `type` field of POST /api/files (spec §7).
+ * image: a real raster image (PNG, JPEG, GIF, WebP), such as a profile picture.
+ * document: an image or a PDF, such as a bank transfer slip for a booking.
+ */
+export const UPLOAD_TYPES = ['image', 'document'] as const;
+export const ZUploadType = z.enum(UPLOAD_TYPES);
+export type TUploadType = z.infer<typeof ZUploadType>;
+
+/** The MIME types each upload type accepts, decided from the file's bytes. */
+export const UPLOAD_ACCEPT: Record<TUploadType, readonly string[]> = {
+  image: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  document: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
+};
+
+/** Uploaded file (spec §3). width/height are known for images (no layout shift). */
+export const ZUploadedFile = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  size: z.number().int(),
+  isStored: z.boolean(),
+  isImage: z.boolean(),
+  mimeType: z.string(),
+  cdnUrl: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+export type TUploadedFile = z.infer<typeof ZUploadedFile>;
+
+// ---- multipart -------------------------------------------------------------------------
+
+export const ZMultipartStartRequest = z.object({
+  filename: z.string().min(1).max(1000),
+  size: z.number().int().min(1),
+  contentType: z.string().max(200).optional(),
+  type: ZUploadType,
+});
+export type TMultipartStartRequest = z.infer<typeof ZMultipartStartRequest>;
+
+export const ZUploadPart = z.object({
+  partNumber: z.number().int().min(1),
+  offset: z.number().int().min(0),
+  size: z.number().int().min(1),
+  /** Where to PUT the part's bytes (application/octet-stream). */
+  url: z.string(),
+});
+export type TUploadPart = z.infer<typeof ZUploadPart>;
+
+export const ZMultipartUpload = z.object({
+  uuid: z.string(),
+  size: z.number().int(),
+  parts: z.array(ZUploadPart),
+  /** Part numbers the server already holds: a resumed upload sends only the others. */
+  completedParts: z.array(z.number().int()),
+  expiresAt: z.string(),
+});
+export type TMultipartUpload = z.infer<typeof ZMultipartUpload>;
+
+/** Parts of a multipart upload (spec §9): 5 MB chunks, the last at least 1 MB unless it is the only one. */
+export function planParts(size: number, chunk: number = UPLOAD.chunkBytes, minLast: number = UPLOAD.minLastPartBytes): { partNumber: number; offset: number; size: number }[] {
+  if (!Number.isSafeInteger(size) || size <= 0) return [];
+  let count = Math.ceil(size / chunk);
+  // A short tail joins the part before it, so that no last part is under the minimum.
+  if (count > 1 && size - (count - 1) * chunk < minLast) count -= 1;
+  const parts = [];
+  for (let i = 0; i < count; i++) {
+    const offset = i * chunk;
+    parts.push({ partNumber: i + 1, offset, size: i === count - 1 ? size - offset : chunk });
+  }
+  return parts;
+}
+
+/** spec §4: direct upload for small files, multipart from 25 MB. */
+export function shouldUseMultipart(size: number): boolean {
+  return size >= UPLOAD.multipartFromBytes;
+}
+
+// ---- URL import --------------------------------------------------------------------------
+
+export const UPLOAD_TASK_STATUSES = ['unknown', 'waiting', 'progress', 'error', 'success'] as const;
+export const ZUploadTaskStatus = z.enum(UPLOAD_TASK_STATUSES);
+export type TUploadTaskStatus = z.infer<typeof ZUploadTaskStatus>;
+
+export const ZFromUrlRequest = z.object({
+  sourceUrl: z.string().min(1).max(2048),
+  type: ZUploadType,
+});
+
+export const ZUploadTask = z.object({
+  token: z.string(),
+  status: ZUploadTaskStatus,
+  /** Bytes received so far, and the total when the source said it. */
+  done: z.number().int(),
+  total: z.number().int().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  file: ZUploadedFile.nullable(),
+});
+export type TUploadTask = z.infer<typeof ZUploadTask>;
+
+export function isFinalTaskStatus(s: TUploadTaskStatus): boolean {
+  return s === 'success' || s === 'error';
+}
+
+// ---- sources ------------------------------------------------------------------------------
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The bits of a browser File/Blob the uploader uses (kept structural: no DOM types here). */
+export interface FileLike {
+  size: number;
+  type: string;
+  name?: string;
+  slice(start?: number, end?: number, contentType?: string): unknown;
+}
+
+export type UploadSource =
+  | { kind: 'file'; file: FileLike }
+  | { kind: 'url'; url: string }
+  | { kind: 'uuid'; uuid: string }
+  | { kind: 'unsupported'; message: string };
+
+function isFileLike(v: unknown): v is FileLike {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as FileLike).size === 'number' &&
+    typeof (v as FileLike).type === 'string' &&
+    typeof (v as FileLike).slice === 'function'
+  );
+}
+
+function describeSource(v: unknown): string {
+  if (typeof v === 'string') return v.length > 100 ? `${v.slice(0, 100)}…` : v;
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/** spec §5: only file objects, http(s) URLs or file UUIDs are accepted. */
+export function classifyUploadSource(value: unknown): UploadSource {
+  if (isFileLike(value)) return { kind: 'file', file: value };
+  if (typeof value === 'string') {
+    const s = value.trim();
+    if (UUID_PATTERN.test(s)) return { kind: 'uuid', uuid: s.toLowerCase() };
+    if (/^https?:\/\//i.test(s)) {
+      try {
+        const u = new URL(s);
+        if ((u.protocol === 'http:' || u.protocol === 'https:') && u.hostname) return { kind: 'url', url: u.href };
+      } catch {
+        // falls through to unsupported
+      }
+    }
+  }
+  return { kind: 'unsupported', message: MESSAGES.uploadUnsupported(describeSource(value)) };
+}
+
+// ---- retries ------------------------------------------------------------------------------
+
+/**
+ * How long to wait before trying a request again, or null to give up (spec §8, §9):
+ * a throttled request (429) waits for Retry-After, 15 s when the server gives none;
+ * a network error is retried up to 3 times, waiting 1 s times the attempt number.
+ * `attempt` counts the failures of this kind so far, from 1.
+ */
+export function retryDelayMs(
+  failure: { kind: 'network'; attempt: number } | { kind: 'throttled'; attempt: number; retryAfter?: string | null },
+  now: number = Date.now(),
+): number | null {
+  if (failure.kind === 'network') {
+    return failure.attempt <= UPLOAD.networkRetries ? UPLOAD.networkBackoffMs * failure.attempt : null;
+  }
+  // Throttling is the server asking to slow down, not a fault; still, never wait forever.
+  if (failure.attempt > UPLOAD.throttleRetries) return null;
+  return parseRetryAfter(failure.retryAfter, now) ?? UPLOAD.defaultRetryAfterS * 1000;
+}
+
+/** Retry-After as delta-seconds or an HTTP date, in ms from now; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Math.min(Number(v), 3600) * 1000;
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return null;
+  return Math.min(Math.max(0, at - now), 3600 * 1000);
+}
