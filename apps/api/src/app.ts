@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.ts';
+import type { Db } from './db/database.ts';
+import { apiKeyPlugin } from './plugins/api-key.ts';
+import { accountsPlugin } from './modules/accounts/accounts.plugin.ts';
+import { createSessionResolver } from './modules/accounts/sessions.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { cataloguePlugin } from './plugins/catalogue.ts';
+import { clientErrorHandler, errorBody, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
+import { type FilesPluginOptions, filesPlugin } from './plugins/files.ts';
+import { textInputPlugin } from './plugins/text-input.ts';
+import { mailPlugin } from './plugins/mail.ts';
+import { openapiPlugin } from './plugins/openapi.ts';
+import { paymentsPlugin } from './plugins/payments.ts';
+import { apiRoutes } from './routes/api/index.ts';
+import { fileServeRoutes } from './routes/files.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { paymentPageRoutes } from './routes/payments.ts';
+import { seoRoutes } from './routes/seo.ts';
+import { registerPages } from './web/pages.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: AppConfig;
+  }
+}
+
+/** JSON bodies above this get a 413 (uploads have their own, larger limit). */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface BuildOptions {
+  config: AppConfig;
+  db: Db;
+  /** Pino options; tests pass { level: 'silent' }. */
+  logger?: boolean | Record<string, unknown>;
+  /** Uploaded files: storage, throttles, and test-only hooks (plugins/files.ts). */
+  files?: FilesPluginOptions;
+}
+
+export async function buildApp({ config, db, logger, files }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    // No requestIdHeader: with one, Fastify takes the header's value as it comes and never
+    // calls genReqId, so the check below would not run. genReqId reads the header itself.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    // __proto__ / constructor.prototype keys in JSON are refused with a 400.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+    // Start-up work in onReady hooks (the search index of a large catalogue, on a busy
+    // machine) may take longer than Fastify's default 10 s; a slow start is not a failure.
+    pluginTimeout: 120_000,
+    // Requests refused by the HTTP parser itself (a head over 16 KB…) answer in the one error shape.
+    clientErrorHandler,
+    // …and so do paths the router refuses (a broken percent-escape, a parameter too long).
+    frameworkErrors,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', db);
+  app.decorate('config', config);
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(errorsPlugin);
+  // NUL characters in request text: a 400 on every route, before validation.
+  await app.register(textInputPlugin);
+  await app.register(helmet, {
+    // The default for every answer: JSON, assets and images may load nothing, run nothing
+    // and be framed by nobody. Pages replace it with a per-request CSP carrying a script
+    // nonce (web/pages.ts); the gateway page, uploaded files, drawings and the API
+    // reference set their own.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+    frameguard: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // HSTS only means something over TLS; a proxy in front sets it there.
+    strictTransportSecurity: config.publicUrl.startsWith('https:'),
+  });
+  await app.register(cookie);
+  await app.register(openapiPlugin);
+  await app.register(apiKeyPlugin, { apiKey: config.apiKey });
+  await app.register(mailPlugin);
+  await app.register(cataloguePlugin);
+  // The accounts module passes its session resolver here.
+  await app.register(accountsPlugin);
+  await app.register(authPlugin, { resolve: createSessionResolver(app.accounts) });
+  await app.register(filesPlugin, files ?? {});
+  // Card payments: the provider (sandbox or SSLCommerz) and its housekeeping (issue #6).
+  await app.register(paymentsPlugin);
+  await app.register(apiRoutes);
+  await app.register(paymentPageRoutes);
+  await app.register(mediaRoutes);
+  await app.register(seoRoutes);
+  await app.register(fileServeRoutes);
+
+  // Unknown /api paths answer JSON, never a page.
+  // Hidden from the OpenAPI document: it is not an endpoint, only the answer for a wrong path.
+  app.all('/api/*', { schema: { hide: true } }, async (req, reply) => reply.status(404).send(errorBody('not_found', `No API endpoint at ${req.method} ${req.url.split('?')[0]}`)));
+  app.setNotFoundHandler((req, reply) => reply.status(404).send(errorBody('not_found', `Nothing at ${req.method} ${req.url.split('?')[0]}`)));
+
+  if (config.webBuildDir && fs.existsSync(path.join(config.webBuildDir, 'server/index.js'))) {
+    await registerPages(app, { buildDir: config.webBuildDir, apiKey: config.apiKey, publicUrl: config.publicUrl, pageCacheMs: config.pageCacheMs });
+  } else if (config.webBuildDir) {
+    app.log.warn({ dir: config.webBuildDir }, 'no web build found: serving the API only (run npm run build)');
+  }
+  return app;
+}
+
+

@@ -1,0 +1,24 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './2026-11-21-0001-catalogue.ts';
+import * as m0002 from './2026-11-21-0002-mail-outbox.ts';
+import * as m0003 from './2026-11-21-0003-accounts.ts';
+import * as m0006 from './2026-11-21-0006-files.ts';
+import * as m0005 from './2026-11-21-0005-engagement.ts';
+import * as m0007 from './2026-11-21-0007-promotions.ts';
+import * as m0008 from './2026-11-21-0008-orders-payments.ts';
+import * as m0004 from './2026-11-21-0004-catalogue-search.ts';
+
+/**
+ * Every migration, by its date-prefixed name. Listed statically (not read from the
+ * folder) so that bundlers and tests see the same set. Add new ones at the end.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-21-0001-catalogue': m0001,
+  '2026-11-21-0002-mail-outbox': m0002,
+  '2026-11-21-0006-files': m0006,
+  '2026-11-21-0005-engagement': m0005,
+  '2026-11-21-0003-accounts': m0003,
+  '2026-11-21-0007-promotions': m0007,
+  '2026-11-21-0008-orders-payments': m0008,
+  '2026-11-21-0004-catalogue-search': m0004,
+};

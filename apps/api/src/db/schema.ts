@@ -1,0 +1,593 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+// Conventions that keep SQLite and PostgreSQL alike (docs/decisions/0002):
+// - money is an integer number of poisha;
+// - booleans are integers 0/1;
+// - timestamps are ISO 8601 UTC text;
+// - structured extras are JSON text.
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  parent_id: number | null;
+  sort_order: number;
+  image_url: string | null;
+  banner_url: string | null;
+  /** JSON: [{ discriminator, values: [{ displayLabel }] }] */
+  options: string;
+  created_at: string;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  title: string;
+  slug: string;
+  model_code: string | null;
+  description: string;
+  /** 'single' or 'bundle' */
+  kind: string;
+  primary_category_id: number;
+  is_new_arrival: number;
+  model_url: string | null;
+  created_at: string;
+}
+
+export interface ProductImagesTable {
+  id: Generated<number>;
+  product_id: number;
+  url: string;
+  alt: string;
+  sort_order: number;
+  /** The attribute value (a colour) this picture shows; null for a general picture. */
+  variant_value?: string | null;
+}
+
+export interface ProductCategoriesTable {
+  product_id: number;
+  category_id: number;
+}
+
+export interface SkusTable {
+  id: Generated<number>;
+  product_id: number;
+  code: string;
+  sales_price: number;
+  discounted_sales_price: number | null;
+  sort_order: number;
+}
+
+export interface AttributesTable {
+  id: Generated<number>;
+  /** Machine name such as 'color' */
+  name: string;
+  /** Shown to shoppers, such as 'Color' (optionDisplayLabel of spec §3) */
+  display_label: string;
+  sort_order: number;
+}
+
+export interface SkuAttributeValuesTable {
+  sku_id: number;
+  attribute_id: number;
+  value: string;
+  display_label: string;
+}
+
+export interface BundleItemsTable {
+  bundle_product_id: number;
+  sku_id: number;
+  quantity: number;
+}
+
+export interface BranchesTable {
+  id: Generated<number>;
+  name: string;
+  /** 'showroom', 'outlet' or 'warehouse' */
+  kind: string;
+  address: string;
+  city: string;
+  phone: string;
+  hours: string;
+  latitude: number;
+  longitude: number;
+  sort_order: number;
+}
+
+export interface StocksTable {
+  sku_id: number;
+  branch_id: number;
+  quantity: number;
+}
+
+export interface CurrenciesTable {
+  code: string;
+  country: string;
+  /** BDT per one unit of this currency */
+  rate: number;
+  num_code: string;
+  image_url: string;
+  sort_order: number;
+}
+
+export interface CmsContentTable {
+  id: Generated<number>;
+  /** 'slider', 'article', 'bullet', 'page', 'campaign', 'subscription-offer', 'attr-text' */
+  type: string;
+  title: string;
+  slug: string;
+  body: string;
+  /** JSON object, such as { image, hasCampaign, link } */
+  fields: string;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KvpsTable {
+  key: string;
+  value: string;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  status: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+  claimed_at: string | null;
+  sent_at: string | null;
+}
+
+export interface FilesTable {
+  id: Generated<number>;
+  uuid: string;
+  /** Chosen by the server (files/yyyy/mm/uuid); never derived from the client's name. */
+  storage_key: string;
+  /** The client's file name, sanitised, with the extension of the detected type. */
+  name: string;
+  size: number;
+  /** Detected from the bytes. */
+  mime_type: string;
+  is_image: number;
+  width: number | null;
+  height: number | null;
+  /** 'direct', 'multipart' or 'url' */
+  source: string;
+  owner_customer_id: number | null;
+  created_at: string;
+}
+
+export interface FileUploadsTable {
+  id: Generated<number>;
+  uuid: string;
+  owner_customer_id: number | null;
+  name: string;
+  size: number;
+  /** 'image' or 'document' (packages/shared UPLOAD_TYPES) */
+  upload_type: string;
+  part_size: number;
+  part_count: number;
+  storage_key: string;
+  storage_upload_id: string;
+  /** 'open', 'completing' or 'complete' */
+  status: string;
+  file_uuid: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface FileUploadPartsTable {
+  upload_id: number;
+  part_number: number;
+  size: number;
+  etag: string;
+  received_at: string;
+}
+
+export interface FileImportsTable {
+  id: Generated<number>;
+  token: string;
+  owner_customer_id: number | null;
+  source_url: string;
+  upload_type: string;
+  /** 'waiting', 'progress', 'error' or 'success' (spec §4) */
+  status: string;
+  done_bytes: number;
+  total_bytes: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  file_uuid: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EmailSubscriptionsTable {
+  id: Generated<number>;
+  /** As typed, trimmed. */
+  email: string;
+  /** Trimmed and lower-cased; unique (one subscription per address in any letter case). */
+  email_key: string;
+  customer_id: number | null;
+  offer: string;
+  type: string;
+  created_at: string;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  customer_id: number | null;
+  ip: string;
+  mail_outbox_id: number | null;
+  created_at: string;
+}
+
+export interface CustomersTable {
+  id: Generated<number>;
+  /** Public id (spec §3 userId), random. */
+  user_id: string;
+  full_name: string;
+  /** As typed (NFKC, trimmed), for mail. */
+  email: string;
+  /** NFKC, trimmed, lower-cased (packages/shared emailKey); unique. */
+  email_key: string;
+  /** +8801XXXXXXXXX or E.164 (packages/shared normalizeMobile); unique. */
+  mobile: string;
+  /** argon2id PHC string */
+  password_hash: string;
+  image_url: string | null;
+  image_file_uuid: string | null;
+  created_at: string;
+  updated_at: string;
+  password_changed_at: string;
+}
+
+export interface CustomerSessionsTable {
+  id: Generated<number>;
+  customer_id: number;
+  /** sha-256 hex of the session token */
+  token_hash: string;
+  created_at: string;
+  last_seen_at: string;
+  /** absolute expiry */
+  expires_at: string;
+  revoked_at: string | null;
+  user_agent: Generated<string>;
+  ip: Generated<string>;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  customer_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface AddressesTable {
+  id: Generated<number>;
+  customer_id: number;
+  full_name: string;
+  phone: string;
+  division: string;
+  district: string;
+  area: string;
+  address_line: string;
+  label: string | null;
+  is_default: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WishlistsTable {
+  id: Generated<number>;
+  customer_id: number;
+  created_at: string;
+}
+
+export interface WishlistItemsTable {
+  id: Generated<number>;
+  wishlist_id: number;
+  customer_id: number;
+  product_id: number;
+  sku_code: string;
+  created_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  hits: number;
+}
+
+/** Global discounts (spec §3, issue #4): FIXED_CATEGORY or FIXED_PRODUCT. */
+export interface GlobalDiscountsTable {
+  id: Generated<number>;
+  title: string;
+  type: string;
+  /** 'PERCENTAGE' (value per cent) or 'AMOUNT' (value poisha) */
+  discount_type: string;
+  value: number;
+  active: number;
+  starts_at: string | null;
+  ends_at: string | null;
+  created_at: string;
+}
+
+export interface GlobalDiscountCategoriesTable {
+  discount_id: number;
+  category_id: number;
+}
+
+export interface GlobalDiscountItemsTable {
+  id: Generated<number>;
+  discount_id: number;
+  product_id: number;
+  /** null: every sku of the product */
+  sku_code: string | null;
+}
+
+export interface CouponsTable {
+  id: Generated<number>;
+  code: string;
+  title: string;
+  discount_type: string;
+  value: number;
+  minimum_order: number | null;
+  max_amount: number | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  usage_limit: number | null;
+  per_customer_limit: number | null;
+  is_public: number;
+  active: number;
+  created_at: string;
+}
+
+/** One use of a coupon; written by checkout in the order's transaction. */
+export interface CouponUsagesTable {
+  id: Generated<number>;
+  coupon_id: number;
+  customer_id: number | null;
+  order_ref: string | null;
+  amount: number;
+  created_at: string;
+}
+
+// Orders, bookings and payments (issue #6, migration 0008).
+export interface SalesTable {
+  id: Generated<number>;
+  invoice_id: string;
+  /** 'order' or 'booking' */
+  kind: string;
+  customer_id: number | null;
+  contact_name: string;
+  contact_mobile: string;
+  contact_email: string;
+  access_token_hash: string | null;
+  delivery_method: string;
+  /** JSON snapshot of the address */
+  delivery_address: string;
+  pickup_branch_id: number | null;
+  branch_id: number | null;
+  currency: string;
+  subtotal: number;
+  discount_total: number;
+  coupon_code: string | null;
+  coupon_discount: number;
+  delivery_fee: number;
+  total: number;
+  payment_method: string;
+  status: string;
+  payment_status: string;
+  stock_held: number;
+  coupon_held: number;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+  cancelled_at: string | null;
+  fulfilled_at: string | null;
+}
+
+export interface SaleLinesTable {
+  id: Generated<number>;
+  sale_id: number;
+  line_no: number;
+  sku_id: number;
+  sku_code: string;
+  product_id: number;
+  title: string;
+  variant: string;
+  image_url: string | null;
+  source_type: string | null;
+  quantity: number;
+  unit_price: number;
+  discount: number;
+  line_total: number;
+}
+
+export interface SaleStatusHistoryTable {
+  id: Generated<number>;
+  sale_id: number;
+  status: string;
+  payment_status: string;
+  actor: string;
+  note: string;
+  created_at: string;
+}
+
+export interface StockReservationsTable {
+  id: Generated<number>;
+  sale_id: number;
+  sku_id: number;
+  branch_id: number;
+  quantity: number;
+  created_at: string;
+  released_at: string | null;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  sale_id: number;
+  provider: string;
+  tran_id: string;
+  val_id: string | null;
+  session_key: string | null;
+  gateway_url: string | null;
+  amount: number;
+  currency: string;
+  status: string;
+  risk_level: number | null;
+  bank_tran_id: string | null;
+  card_type: string | null;
+  raw_verification: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  verified_at: string | null;
+}
+
+export interface SaleAttachmentsTable {
+  id: Generated<number>;
+  sale_id: number;
+  file_uuid: string;
+  kind: string;
+  note: string;
+  created_at: string;
+}
+
+export interface SandboxPaymentSessionsTable {
+  id: Generated<number>;
+  session_key: string;
+  tran_id: string;
+  val_id: string | null;
+  amount: string;
+  currency: string;
+  success_url: string;
+  fail_url: string;
+  cancel_url: string;
+  ipn_url: string | null;
+  customer_name: string;
+  product_name: string;
+  value_a: string | null;
+  status: string;
+  risk_level: number;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** Derived from the catalogue tables by modules/catalogue/search-index.ts (migration 0004). */
+export interface ProductSearchTable {
+  product_id: number;
+  title: string;
+  slug: string;
+  model_code: string | null;
+  kind: string;
+  primary_category_id: number;
+  image_url: string | null;
+  image_alt: string;
+  /** The cheapest sku, which listings show and add. */
+  sku_code: string;
+  sales_price: number;
+  discounted_sales_price: number | null;
+  /** The card sku's price after its own sale price and the global discounts in force. */
+  price: number;
+  on_sale: number;
+  is_new_arrival: number;
+  sku_count: number;
+  /** JSON: [{ label, value }] */
+  colors: string;
+  created_at: string;
+  /** Words in the form of packages/shared searchText(), per field. */
+  title_text: string;
+  model_text: string;
+  category_text: string;
+  attribute_text: string;
+}
+
+export interface CategoryFacetsTable {
+  /** 0: the whole catalogue. */
+  category_id: number;
+  /** 'count', 'price' or 'attr' */
+  kind: string;
+  key: string;
+  label: string;
+  n: number;
+}
+
+export interface SearchIndexStateTable {
+  id: number;
+  discounts_signature: string;
+  built_at: string;
+}
+
+export interface ProductFacetsTable {
+  product_id: number;
+  attribute_id: number;
+  value: string;
+  display_label: string;
+}
+
+export interface Database {
+  categories: CategoriesTable;
+  products: ProductsTable;
+  product_images: ProductImagesTable;
+  product_categories: ProductCategoriesTable;
+  skus: SkusTable;
+  attributes: AttributesTable;
+  sku_attribute_values: SkuAttributeValuesTable;
+  bundle_items: BundleItemsTable;
+  branches: BranchesTable;
+  stocks: StocksTable;
+  currencies: CurrenciesTable;
+  cms_content: CmsContentTable;
+  kvps: KvpsTable;
+  product_search: ProductSearchTable;
+  product_facets: ProductFacetsTable;
+  search_index_state: SearchIndexStateTable;
+  category_facets: CategoryFacetsTable;
+  mail_outbox: MailOutboxTable;
+  customers: CustomersTable;
+  customer_sessions: CustomerSessionsTable;
+  password_resets: PasswordResetsTable;
+  addresses: AddressesTable;
+  wishlists: WishlistsTable;
+  wishlist_items: WishlistItemsTable;
+  rate_limits: RateLimitsTable;
+  email_subscriptions: EmailSubscriptionsTable;
+  contact_messages: ContactMessagesTable;
+  files: FilesTable;
+  file_uploads: FileUploadsTable;
+  file_upload_parts: FileUploadPartsTable;
+  file_imports: FileImportsTable;
+  global_discounts: GlobalDiscountsTable;
+  global_discount_categories: GlobalDiscountCategoriesTable;
+  global_discount_items: GlobalDiscountItemsTable;
+  coupons: CouponsTable;
+  coupon_usages: CouponUsagesTable;
+  sales: SalesTable;
+  sale_lines: SaleLinesTable;
+  sale_status_history: SaleStatusHistoryTable;
+  stock_reservations: StockReservationsTable;
+  payments: PaymentsTable;
+  sale_attachments: SaleAttachmentsTable;
+  sandbox_payment_sessions: SandboxPaymentSessionsTable;
+}
+
+export type Category = Selectable<CategoriesTable>;
+export type NewCategory = Insertable<CategoriesTable>;
+export type Product = Selectable<ProductsTable>;
+export type CmsContent = Selectable<CmsContentTable>;
+export type Branch = Selectable<BranchesTable>;
+export type Currency = Selectable<CurrenciesTable>;
+export type Timestamp = ColumnType<string, string, string>;

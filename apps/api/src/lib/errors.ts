@@ -1,0 +1,29 @@
+import { ERROR_STATUS, type TErrorCode } from '@storefront/shared';
+
+/** An expected failure that reaches the client in the one error shape. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: TErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+    status?: number,
+  ) {
+    super(message);
+    this.status = status ?? ERROR_STATUS[code as keyof typeof ERROR_STATUS] ?? 400;
+  }
+}
+
+export const notFound = (what = 'The item') => new ApiError('not_found', `${what} was not found`);
+export const badRequest = (message: string, fields?: Record<string, string>) => new ApiError('bad_request', message, fields);
+export const conflict = (code: string, message: string, fields?: Record<string, string>) => new ApiError(code, message, fields, 409);
+
+/** A 429 that says when to try again: the error handler sends it as Retry-After (seconds). */
+export class RateLimitedError extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message, undefined, 429);
+  }
+}

@@ -1,0 +1,179 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { CustomersTable, Database } from '../../db/schema.ts';
+
+export type CustomerRow = Selectable<CustomersTable>;
+type Q = Kysely<Database> | Transaction<Database>;
+
+// All SQL of customers, sessions and password resets.
+
+export function findCustomerById(db: Q, id: number) {
+  return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findCustomerByEmailKey(db: Q, emailKey: string) {
+  return db.selectFrom('customers').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
+}
+
+export function findCustomerByMobile(db: Q, mobile: string) {
+  return db.selectFrom('customers').selectAll().where('mobile', '=', mobile).executeTakeFirst();
+}
+
+/** Which of an email and a mobile already belong to an account (other than `exceptId`). */
+export async function takenBy(db: Q, emailKey: string | null, mobile: string | null, exceptId?: number) {
+  const rows = await db
+    .selectFrom('customers')
+    .select(['id', 'email_key', 'mobile'])
+    .where((eb) => {
+      const ors = [];
+      if (emailKey) ors.push(eb('email_key', '=', emailKey));
+      if (mobile) ors.push(eb('mobile', '=', mobile));
+      return eb.or(ors);
+    })
+    .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
+    .execute();
+  return { email: rows.some((r) => r.email_key === emailKey), mobile: rows.some((r) => r.mobile === mobile) };
+}
+
+export function insertCustomer(
+  db: Q,
+  c: { userId: string; fullName: string; email: string; emailKey: string; mobile: string; passwordHash: string; now: string },
+) {
+  return db
+    .insertInto('customers')
+    .values({
+      user_id: c.userId,
+      full_name: c.fullName,
+      email: c.email,
+      email_key: c.emailKey,
+      mobile: c.mobile,
+      password_hash: c.passwordHash,
+      image_url: null,
+      image_file_uuid: null,
+      created_at: c.now,
+      updated_at: c.now,
+      password_changed_at: c.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateCustomerProfile(db: Q, id: number, p: { fullName: string; mobile: string; now: string }) {
+  return db.updateTable('customers').set({ full_name: p.fullName, mobile: p.mobile, updated_at: p.now }).where('id', '=', id).execute();
+}
+
+export function updateCustomerImage(db: Q, id: number, p: { imageUrl: string; fileUuid: string; now: string }) {
+  return db.updateTable('customers').set({ image_url: p.imageUrl, image_file_uuid: p.fileUuid, updated_at: p.now }).where('id', '=', id).execute();
+}
+
+export function updatePasswordHash(db: Q, id: number, passwordHash: string, now: string, changed = true) {
+  return db
+    .updateTable('customers')
+    .set(changed ? { password_hash: passwordHash, password_changed_at: now, updated_at: now } : { password_hash: passwordHash })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The newsletter subscription (issue #7's table) of this customer or of their email. */
+export async function isSubscribed(db: Q, customerId: number, emailKey: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('email_subscriptions')
+    .select('id')
+    .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('email_key', '=', emailKey)]))
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
+
+// ---------------------------------------------------------------------------
+// Sessions
+
+export function insertSession(
+  db: Q,
+  s: { customerId: number; tokenHash: string; now: string; expiresAt: string; userAgent: string; ip: string },
+) {
+  return db
+    .insertInto('customer_sessions')
+    .values({
+      customer_id: s.customerId,
+      token_hash: s.tokenHash,
+      created_at: s.now,
+      last_seen_at: s.now,
+      expires_at: s.expiresAt,
+      revoked_at: null,
+      user_agent: s.userAgent,
+      ip: s.ip,
+    })
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The live session with this token hash: not revoked, not past its absolute or idle expiry. */
+export function findLiveSession(db: Q, tokenHash: string, now: string, idleSince: string) {
+  return db
+    .selectFrom('customer_sessions')
+    .select(['id', 'customer_id', 'last_seen_at'])
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', idleSince)
+    .executeTakeFirst();
+}
+
+export function touchSession(db: Q, id: number, now: string) {
+  return db.updateTable('customer_sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+}
+
+export function revokeSession(db: Q, id: number, now: string) {
+  return db.updateTable('customer_sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+/** Revokes every live session of a customer but `exceptId`; answers how many. */
+export async function revokeCustomerSessions(db: Q, customerId: number, now: string, exceptId?: number | null): Promise<number> {
+  const res = await db
+    .updateTable('customer_sessions')
+    .set({ revoked_at: now })
+    .where('customer_id', '=', customerId)
+    .where('revoked_at', 'is', null)
+    .$if(exceptId != null, (q) => q.where('id', '!=', exceptId!))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** Sessions that can never be used again are removed now and then. */
+export function deleteDeadSessions(db: Q, before: string) {
+  return db
+    .deleteFrom('customer_sessions')
+    .where((eb) => eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before)]))
+    .execute();
+}
+
+// ---------------------------------------------------------------------------
+// Password resets
+
+export function insertReset(db: Q, r: { customerId: number; tokenHash: string; now: string; expiresAt: string }) {
+  return db
+    .insertInto('password_resets')
+    .values({ customer_id: r.customerId, token_hash: r.tokenHash, created_at: r.now, expires_at: r.expiresAt, used_at: null })
+    .execute();
+}
+
+/** Only the newest link works: asking again retires the earlier ones. */
+export function retireResets(db: Q, customerId: number, now: string) {
+  return db.updateTable('password_resets').set({ used_at: now }).where('customer_id', '=', customerId).where('used_at', 'is', null).execute();
+}
+
+export function findUsableReset(db: Q, tokenHash: string, now: string) {
+  return db
+    .selectFrom('password_resets')
+    .select(['id', 'customer_id'])
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Marks a reset used; answers false when another request used it first. */
+export async function useReset(db: Q, id: number, now: string): Promise<boolean> {
+  const res = await db.updateTable('password_resets').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,0 +1,217 @@
+import { priceSku, searchText, type TGlobalDiscount } from '@storefront/shared';
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import { refreshFullTextIndex } from '../../db/dialect/full-text.ts';
+import { lockForTransaction } from '../../db/dialect/locks.ts';
+import type { Database, ProductSearchTable } from '../../db/schema.ts';
+import { validDiscounts } from '../pricing/pricing.service.ts';
+
+// Builds the catalogue's read side (product_search, its full-text index, product_facets)
+// from the catalogue tables (migration 0004, docs/decisions/0006). Listings sort and filter
+// by the price a shopper is shown: each sku priced by the shared rule (packages/shared
+// priceSku: its own sale price or the best global discount in force). The catalogue changes
+// only through the seed (there is no back office yet), so a full rebuild is all we need: at
+// start when the index does not cover the catalogue, when the discounts in force change
+// (plugins/catalogue.ts checks every minute), and after a test adds products.
+
+const BATCH = 2000;
+const INSERT_ROWS = 400;
+const INDEX_LOCK = 7_001_004;
+
+type Row = ProductSearchTable;
+
+/** What identifies the discounts prices were computed with (their ids and terms). */
+export function discountsSignature(discounts: TGlobalDiscount[]): string {
+  return JSON.stringify(
+    discounts
+      .filter((d) => d.valid)
+      .map((d) => [d.id, d.type, d.discountType, d.value, d.coveredCategoryIds, d.categories.map((c) => c.categoryId), d.items.map((i) => [i.itemId, i.skuCode])])
+      .sort((a, b) => Number(a[0]) - Number(b[0])),
+  );
+}
+
+/** The discounts in force now and their signature. */
+export async function discountsInForce(db: Kysely<Database>, now = new Date()) {
+  const discounts = await validDiscounts(db, now);
+  return { discounts, signature: discountsSignature(discounts) };
+}
+
+/** The signature the stored index was built with, or null when it was never built. */
+export async function storedSignature(db: Kysely<Database>): Promise<string | null> {
+  const row = await db.selectFrom('search_index_state').select('discounts_signature').where('id', '=', 1).executeTakeFirst();
+  return row?.discounts_signature ?? null;
+}
+
+/** Rewrites the read side in one transaction: readers see the old index until it commits. */
+export async function rebuildSearchIndex(db: Kysely<Database>, dialect: Dialect, now = new Date()): Promise<{ products: number; signature: string }> {
+  return db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, dialect, INDEX_LOCK);
+    const { discounts, signature } = await discountsInForce(trx, now);
+    await trx.deleteFrom('category_facets').execute();
+    await trx.deleteFrom('product_facets').execute();
+    await trx.deleteFrom('product_search').execute();
+
+    const categories = new Map((await trx.selectFrom('categories').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
+    const attributes = new Map((await trx.selectFrom('attributes').select(['id', 'name']).execute()).map((a) => [a.id, a.name]));
+    const bounds = await trx.selectFrom('products').select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')]).executeTakeFirst();
+    const lo = Number(bounds?.lo ?? 0);
+    const hi = Number(bounds?.hi ?? -1);
+    let indexed = 0;
+    // Per category (0: everything): products, price range, products per attribute value.
+    const agg = new Map<number, { count: number; min: number; max: number; attrs: Map<string, { label: string; n: number }> }>();
+    const tally = (categoryId: number, price: number, values: { attribute_id: number; value: string; display_label: string }[]) => {
+      let a = agg.get(categoryId);
+      if (!a) agg.set(categoryId, (a = { count: 0, min: price, max: price, attrs: new Map() }));
+      a.count++;
+      if (price < a.min) a.min = price;
+      if (price > a.max) a.max = price;
+      for (const v of values) {
+        const key = `${v.attribute_id}:${v.value}`;
+        const t = a.attrs.get(key);
+        if (t) t.n++;
+        else a.attrs.set(key, { label: v.display_label, n: 1 });
+      }
+    };
+
+    for (let from = lo; from <= hi; from += BATCH) {
+      const to = from + BATCH;
+      const products = await trx
+        .selectFrom('products')
+        .select(['id', 'title', 'slug', 'model_code', 'kind', 'primary_category_id', 'is_new_arrival', 'created_at'])
+        .where('id', '>=', from)
+        .where('id', '<', to)
+        .orderBy('id')
+        .execute();
+      if (!products.length) continue;
+      const memberships = await trx.selectFrom('product_categories').select(['product_id', 'category_id']).where('product_id', '>=', from).where('product_id', '<', to).execute();
+      const skus = await trx
+        .selectFrom('skus')
+        .select(['id', 'product_id', 'code', 'sales_price', 'discounted_sales_price', 'sort_order'])
+        .where('product_id', '>=', from)
+        .where('product_id', '<', to)
+        .orderBy('product_id')
+        .orderBy('sort_order')
+        .orderBy('id')
+        .execute();
+      const values = await trx
+        .selectFrom('sku_attribute_values as v')
+        .innerJoin('skus as s', 's.id', 'v.sku_id')
+        .select(['s.product_id', 'v.sku_id', 'v.attribute_id', 'v.value', 'v.display_label'])
+        .where('s.product_id', '>=', from)
+        .where('s.product_id', '<', to)
+        .orderBy('s.product_id')
+        .orderBy('s.sort_order')
+        .orderBy('s.id')
+        .execute();
+      const images = await trx
+        .selectFrom('product_images')
+        .select(['product_id', 'url', 'alt'])
+        .where('product_id', '>=', from)
+        .where('product_id', '<', to)
+        .orderBy('product_id')
+        .orderBy('sort_order')
+        .orderBy('id')
+        .execute();
+
+      const cats = group(memberships, (m) => m.product_id);
+      const skusOf = group(skus, (s) => s.product_id);
+      const valuesOf = group(values, (v) => v.product_id);
+      const firstImage = new Map<number, { url: string; alt: string }>();
+      for (const img of images) if (!firstImage.has(img.product_id)) firstImage.set(img.product_id, img);
+
+      const rows: Row[] = [];
+      const facets: Database['product_facets'][] = [];
+      for (const p of products) {
+        const own = skusOf.get(p.id) ?? [];
+        // A product without a sku has no price and cannot be sold: it is not listed.
+        if (!own.length) continue;
+        const categoryIds = (cats.get(p.id) ?? []).map((m) => m.category_id);
+        const priced = own.map((s) => ({
+          sku: s,
+          price: priceSku({ productId: p.id, categoryIds, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price }, discounts),
+        }));
+        let card = priced[0];
+        for (const x of priced) if (x.price.unitPrice < card.price.unitPrice) card = x;
+        const vals = valuesOf.get(p.id) ?? [];
+        const seen = new Set<string>();
+        const colors: { label: string; value: string }[] = [];
+        const distinct: typeof vals = [];
+        for (const v of vals) {
+          const key = `${v.attribute_id}\u0000${v.value}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          distinct.push(v);
+          facets.push({ product_id: p.id, attribute_id: v.attribute_id, value: v.value, display_label: v.display_label });
+          if (attributes.get(v.attribute_id) === 'color') colors.push({ label: v.display_label, value: v.value });
+        }
+        for (const c of [0, ...new Set(categoryIds)]) tally(c, card.price.unitPrice, distinct);
+        const img = firstImage.get(p.id);
+        const catNames = (cats.get(p.id) ?? []).map((m) => categories.get(m.category_id) ?? '').join(' ');
+        rows.push({
+          product_id: p.id,
+          title: p.title,
+          slug: p.slug,
+          model_code: p.model_code,
+          kind: p.kind,
+          primary_category_id: p.primary_category_id,
+          image_url: img?.url ?? null,
+          image_alt: img?.alt ?? p.title,
+          sku_code: card.sku.code,
+          sales_price: card.sku.sales_price,
+          discounted_sales_price: card.sku.discounted_sales_price,
+          price: card.price.unitPrice,
+          on_sale: priced.some((x) => x.price.saving > 0) ? 1 : 0,
+          is_new_arrival: p.is_new_arrival,
+          sku_count: own.length,
+          colors: JSON.stringify(colors),
+          created_at: p.created_at,
+          title_text: searchText(p.title),
+          // The model code and the codes of its skus ("AFL-1021-GRE-1").
+          model_text: searchText([p.model_code ?? '', ...own.map((s) => s.code)].join(' ')),
+          category_text: searchText(catNames),
+          attribute_text: searchText([...new Set(vals.map((v) => v.display_label))].join(' ')),
+        });
+      }
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) await trx.insertInto('product_search').values(rows.slice(i, i + INSERT_ROWS)).execute();
+      for (let i = 0; i < facets.length; i += INSERT_ROWS * 2) await trx.insertInto('product_facets').values(facets.slice(i, i + INSERT_ROWS * 2)).execute();
+      indexed += rows.length;
+    }
+    const facetRows: Database['category_facets'][] = [];
+    for (const [categoryId, a] of agg) {
+      facetRows.push({ category_id: categoryId, kind: 'count', key: '', label: '', n: a.count });
+      facetRows.push({ category_id: categoryId, kind: 'price', key: 'min', label: '', n: a.min }, { category_id: categoryId, kind: 'price', key: 'max', label: '', n: a.max });
+      for (const [key, t] of a.attrs) facetRows.push({ category_id: categoryId, kind: 'attr', key, label: t.label, n: t.n });
+    }
+    for (let i = 0; i < facetRows.length; i += INSERT_ROWS) await trx.insertInto('category_facets').values(facetRows.slice(i, i + INSERT_ROWS)).execute();
+    await refreshFullTextIndex(trx, dialect);
+    await trx.deleteFrom('search_index_state').execute();
+    await trx.insertInto('search_index_state').values({ id: 1, discounts_signature: signature, built_at: now.toISOString() }).execute();
+    return { products: indexed, signature };
+  });
+}
+
+/**
+ * Whether the read side covers the catalogue: as many indexed products as products with a
+ * sku, and the newest product indexed. Cheap enough to ask at every start.
+ */
+export async function searchIndexIsCurrent(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ listed: number; indexed: number; newest: number | null; newest_indexed: number | null }>`
+    select
+      (select count(*) from products p where exists (select 1 from skus s where s.product_id = p.id)) as listed,
+      (select count(*) from product_search) as indexed,
+      (select max(id) from products p where exists (select 1 from skus s where s.product_id = p.id)) as newest,
+      (select max(product_id) from product_search) as newest_indexed`.execute(db);
+  const r = rows[0];
+  return Number(r.listed) === Number(r.indexed) && Number(r.newest ?? 0) === Number(r.newest_indexed ?? 0);
+}
+
+function group<T>(rows: T[], key: (r: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}

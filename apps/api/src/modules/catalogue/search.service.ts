@@ -1,0 +1,324 @@
+import {
+  isModelCode,
+  normalizeSearchTerm,
+  searchWords,
+  type TFacets,
+  type TItemSearchRequest,
+  type TItemSearchResult,
+  type TProductCard,
+  type TShopSort,
+} from '@storefront/shared';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { attributes, categoriesQuery, categoryIdsOfProducts, childrenOf, productIdByModelCode, productIdBySkuCode } from './catalogue.repository.ts';
+import { attributeCounts, type CardRow, categoryCounts, countItems, imagesOfValues, type ItemFilter, isPlainCategoryFilter, listItems, precomputedFacets, priceRange } from './search.repository.ts';
+
+// The item listings and the full-text search of issue #3 (spec §7 item indices and search
+// indices). Filters arrive as the spec's textParams:
+//   query        the search term (full-text over title, model code, categories, attributes)
+//   model        a model number: exact lookup (spec §5: AFL-/DFL- terms are model numbers)
+//   categoryId   EXACT or IN; categoryName EXACT (case-insensitive); 'all' means any
+//   minPrice, maxPrice  poisha, inclusive
+//   newArrival, onSale  true or false
+//   kind         single or bundle
+//   id           IN: these products only
+//   <attribute>  an attribute's name (color, size): EXACT or IN over its display labels
+// and sortParams[0].field is one of relevance, price, createdAt, title.
+
+type Db = Kysely<Database>;
+export type SearchMode = 'listing' | 'search';
+
+const SORT_FIELDS: Record<string, (dir: 'ASC' | 'DESC') => TShopSort> = {
+  relevance: () => 'relevance',
+  price: (d) => (d === 'DESC' ? 'price-desc' : 'price-asc'),
+  createdAt: () => 'newest',
+  newest: () => 'newest',
+  title: () => 'name',
+};
+
+const RESERVED = new Set(['query', 'model', 'categoryId', 'categoryName', 'minPrice', 'maxPrice', 'newArrival', 'onSale', 'kind', 'id']);
+
+function fieldError(field: string, message: string) {
+  return badRequest(message, { textParams: `${field}: ${message}` });
+}
+
+function intList(field: string, value: unknown, matchType: string): number[] {
+  const parts = matchType === 'IN' ? String(value).split(',') : [String(value)];
+  if (matchType !== 'IN' && matchType !== 'EXACT') throw fieldError(field, `matchType ${matchType} is not supported here`);
+  const out = parts.map((s) => s.trim()).filter(Boolean).map(Number);
+  if (!out.length || out.some((n) => !Number.isSafeInteger(n) || n < 0)) throw fieldError(field, 'must be whole numbers');
+  return out.slice(0, 200);
+}
+
+function bool(field: string, value: unknown): boolean {
+  if (value === true || value === 'true' || value === 1 || value === '1') return true;
+  if (value === false || value === 'false' || value === 0 || value === '0') return false;
+  throw fieldError(field, 'must be true or false');
+}
+
+function money(field: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw fieldError(field, 'must be a whole number of poisha, 0 or more');
+  return n;
+}
+
+interface Parsed {
+  filter: ItemFilter;
+  term: string;
+  model: string;
+  categoryName: string | null;
+}
+
+async function parse(db: Db, req: TItemSearchRequest, mode: SearchMode): Promise<Parsed> {
+  const filter: ItemFilter = { words: [], ids: null, categoryIds: null, attrs: [], minPrice: null, maxPrice: null, newArrival: null, onSale: null, kind: null };
+  let term = '';
+  let model = '';
+  let categoryName: string | null = null;
+  let attrs: Awaited<ReturnType<typeof attributes>> | null = null;
+  for (const p of req.textParams) {
+    const { field, value, matchType } = p;
+    if ((field === 'query' || field === 'model') && mode === 'listing') {
+      throw fieldError(field, 'full-text search is POST /api/search/indices/items');
+    }
+    switch (field) {
+      case 'query':
+        term = normalizeSearchTerm(String(value)).slice(0, 200);
+        break;
+      case 'model':
+        model = normalizeSearchTerm(String(value)).slice(0, 64);
+        break;
+      case 'categoryId':
+        filter.categoryIds = intList(field, value, matchType);
+        break;
+      case 'categoryName': {
+        const name = String(value).trim();
+        if (name && name.toLowerCase() !== 'all') categoryName = name.slice(0, 200);
+        break;
+      }
+      case 'minPrice':
+        filter.minPrice = money(field, value);
+        break;
+      case 'maxPrice':
+        filter.maxPrice = money(field, value);
+        break;
+      case 'newArrival':
+        filter.newArrival = bool(field, value);
+        break;
+      case 'onSale':
+        filter.onSale = bool(field, value);
+        break;
+      case 'kind':
+        if (value !== 'single' && value !== 'bundle') throw fieldError(field, 'must be single or bundle');
+        filter.kind = value;
+        break;
+      case 'id':
+        filter.ids = intList(field, value, matchType);
+        break;
+      default: {
+        attrs ??= await attributes(db);
+        const attr = attrs.find((a) => a.name === field);
+        if (!attr || RESERVED.has(field)) throw badRequest(`Unknown filter field: ${field}`, { textParams: `unknown field ${field}` });
+        if (matchType !== 'EXACT' && matchType !== 'IN') throw fieldError(field, `matchType ${matchType} is not supported here`);
+        const labels = (matchType === 'IN' ? String(value).split(',') : [String(value)]).map((s) => s.trim()).filter(Boolean).slice(0, 50);
+        if (!labels.length) throw fieldError(field, 'needs at least one value');
+        // Several filters on one attribute widen it: Grey or Teal.
+        const existing = filter.attrs.find((a) => a.attributeId === attr.id);
+        if (existing) existing.labels = [...new Set([...existing.labels, ...labels])].slice(0, 50);
+        else filter.attrs.push({ attributeId: attr.id, labels });
+      }
+    }
+  }
+  if (filter.minPrice !== null && filter.maxPrice !== null && filter.minPrice > filter.maxPrice) {
+    throw badRequest('minPrice is above maxPrice', { textParams: 'minPrice: is above maxPrice' });
+  }
+  return { filter, term, model, categoryName };
+}
+
+function sortOf(req: TItemSearchRequest, hasWords: boolean): TShopSort {
+  const first = req.sortParams[0];
+  if (!first) return hasWords ? 'relevance' : 'newest';
+  // Own keys only: a field named toString or __proto__ is unknown, not Object's (found by the fuzz).
+  const pick = Object.hasOwn(SORT_FIELDS, first.field) ? SORT_FIELDS[first.field] : undefined;
+  if (!pick) throw badRequest(`Unknown sort field: ${first.field}`, { sortParams: `unknown field ${first.field}; use relevance, price, createdAt or title` });
+  const sort = pick(first.type);
+  return sort === 'relevance' && !hasWords ? 'newest' : sort;
+}
+
+export function toCard(r: CardRow, categoryIds: number[]): TProductCard {
+  let colors: TProductCard['colors'] = [];
+  try {
+    colors = JSON.parse(r.colors);
+  } catch {
+    // Derived data; a broken value only loses the swatches.
+  }
+  return {
+    id: r.product_id,
+    title: r.title,
+    slug: r.slug,
+    modelCode: r.model_code,
+    kind: r.kind === 'bundle' ? 'bundle' : 'single',
+    image: r.image_url ? { url: r.image_url, alt: r.image_alt } : null,
+    categoryId: r.primary_category_id,
+    categoryIds,
+    sku: { code: r.sku_code, salesPrice: Number(r.sales_price), discountedSalesPrice: r.discounted_sales_price == null ? null : Number(r.discounted_sales_price) },
+    price: Number(r.price),
+    onSale: r.on_sale === 1,
+    isNewArrival: r.is_new_arrival === 1,
+    skuCount: r.sku_count,
+    colors,
+    createdAt: r.created_at,
+  };
+}
+
+export async function toCards(db: Db, rows: CardRow[]): Promise<TProductCard[]> {
+  const memberships = await categoryIdsOfProducts(
+    db,
+    rows.map((r) => r.product_id),
+  );
+  const byProduct = new Map<number, number[]>();
+  for (const m of memberships) {
+    const list = byProduct.get(m.product_id) ?? [];
+    list.push(m.category_id);
+    byProduct.set(m.product_id, list);
+  }
+  return rows.map((r) => toCard(r, byProduct.get(r.product_id) ?? [r.primary_category_id]));
+}
+
+export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequest, mode: SearchMode): Promise<TItemSearchResult> {
+  const { filter, term, model, categoryName } = await parse(db, req, mode);
+
+  // The category the listing is about: by id (a single one) or by name.
+  let category: TItemSearchResult['category'] = null;
+  if (categoryName !== null) {
+    const c = await categoriesQuery(db)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', categoryName.toLowerCase()))
+      .orderBy('id')
+      .executeTakeFirst();
+    if (c) {
+      filter.categoryIds = filter.categoryIds ? filter.categoryIds.filter((id) => id === c.id) : [c.id];
+    } else filter.categoryIds = [];
+  }
+  if (filter.categoryIds?.length === 1) {
+    const c = await categoriesQuery(db).where('id', '=', filter.categoryIds[0]).executeTakeFirst();
+    if (c) category = { id: c.id, name: c.name, slug: c.slug, parentId: c.parent_id, banner: c.banner_url };
+  }
+
+  // spec §5: a term starting with AFL- or DFL- is a model number; an exact hit is the answer.
+  let match: TItemSearchResult['match'] = 'all';
+  const code = model || (isModelCode(term) ? term : '');
+  let exact: number | undefined;
+  if (code) {
+    exact = (await productIdByModelCode(db, code))?.id ?? (await productIdBySkuCode(db, code))?.product_id;
+  }
+  if (exact !== undefined) {
+    filter.ids = filter.ids ? filter.ids.filter((id) => id === exact) : [exact];
+    match = 'model';
+  } else {
+    filter.words = searchWords(term || model);
+    if (filter.words.length) match = 'text';
+    // A term of nothing but punctuation matches nothing rather than everything.
+    else if (term || model) filter.ids = [];
+  }
+
+  const sort = sortOf(req, filter.words.length > 0);
+  const rows = await listItems(db, dialect, filter, sort, req.page, req.size);
+  const hasMore = rows.length > req.size;
+  const page = hasMore ? rows.slice(0, req.size) : rows;
+  const list = await toCards(db, page);
+  // Filtered by colour: each card shows its picture in (one of) the chosen colours.
+  const colorAttr = (await attributes(db)).find((a) => a.name === 'color');
+  const colorFilter = colorAttr && filter.attrs.find((a) => a.attributeId === colorAttr.id);
+  if (colorFilter) {
+    const images = await imagesOfValues(db, list.map((c) => c.id), colorFilter.attributeId, colorFilter.labels);
+    for (const card of list) {
+      const img = images.find((i) => i.product_id === card.id);
+      if (img) card.image = { url: img.url, alt: img.alt };
+    }
+  }
+  const result: TItemSearchResult = {
+    list,
+    nextPageToken: hasMore ? String(req.page + 1) : '',
+    match,
+    category,
+  };
+  const plain = isPlainCategoryFilter(filter);
+  if (req.fetchCount) result.count = plain ? await precomputedCount(db, filter) : await countItems(db, dialect, filter);
+  if (req.facets) result.facets = plain ? await facetsFromIndex(db, category) : await facets(db, dialect, filter, category);
+  return result;
+}
+
+async function precomputedCount(db: Db, filter: ItemFilter): Promise<number> {
+  const id = filter.categoryIds?.[0] ?? 0;
+  const rows = await precomputedFacets(db, [id]);
+  return Number(rows.find((r) => r.kind === 'count')?.n ?? 0);
+}
+
+/** The facet options of a listing: sub-categories, or a leaf's siblings, or the top level. */
+async function categoryOptions(db: Db, category: TItemSearchResult['category']) {
+  if (category) {
+    const children = await childrenOf(db, [category.id]);
+    if (children.length || category.parentId === null) return children;
+    return childrenOf(db, [category.parentId]);
+  }
+  return (await categoriesQuery(db).where('parent_id', 'is', null).orderBy('sort_order').orderBy('id').execute()).map((c) => ({ id: c.id, name: c.name }));
+}
+
+/** Facets of a category (or of everything) without other filters: counted at build time. */
+async function facetsFromIndex(db: Db, category: TItemSearchResult['category']): Promise<TFacets> {
+  const id = category?.id ?? 0;
+  const options = await categoryOptions(db, category);
+  const [rows, attrs] = await Promise.all([precomputedFacets(db, [id, ...options.map((o) => o.id)]), attributes(db)]);
+  const countOf = (c: number) => Number(rows.find((r) => r.category_id === c && r.kind === 'count')?.n ?? 0);
+  const own = rows.filter((r) => r.category_id === id);
+  const min = own.find((r) => r.kind === 'price' && r.key === 'min');
+  const max = own.find((r) => r.kind === 'price' && r.key === 'max');
+  return {
+    categories: options.map((o) => ({ id: o.id, name: o.name, count: countOf(o.id) })).filter((c) => c.count > 0 || c.id === category?.id),
+    price: min && max ? { min: Number(min.n), max: Number(max.n) } : null,
+    attributes: attrs
+      .map((a) => ({
+        name: a.name,
+        displayLabel: a.display_label,
+        values: own
+          .filter((r) => r.kind === 'attr' && r.key.startsWith(`${a.id}:`))
+          .map((r) => ({ value: r.key.slice(String(a.id).length + 1), displayLabel: r.label, count: Number(r.n) }))
+          .sort(byLabel),
+      }))
+      .filter((a) => a.values.length > 0),
+  };
+}
+
+function byLabel(x: { displayLabel: string }, y: { displayLabel: string }) {
+  return x.displayLabel < y.displayLabel ? -1 : x.displayLabel > y.displayLabel ? 1 : 0;
+}
+
+async function facets(db: Db, dialect: Dialect, filter: ItemFilter, category: TItemSearchResult['category']): Promise<TFacets> {
+  const options = await categoryOptions(db, category);
+  const counts = new Map((await categoryCounts(db, dialect, filter, options.map((o) => o.id))).map((r) => [r.category_id, Number(r.n)]));
+
+  const attrs = await attributes(db);
+  const valueRows: { attribute_id: number; value: string; display_label: string; n: number }[] = [];
+  const filteredIds = new Set(filter.attrs.map((a) => a.attributeId));
+  const unfiltered = attrs.filter((a) => !filteredIds.has(a.id)).map((a) => a.id);
+  // Attributes without a filter of their own share one count; each filtered one leaves its
+  // own filter out, so a shopper sees what else they could pick.
+  valueRows.push(...(await attributeCounts(db, dialect, filter, unfiltered, null)));
+  for (const id of filteredIds) valueRows.push(...(await attributeCounts(db, dialect, filter, [id], { attributeId: id })));
+
+  return {
+    categories: options.map((o) => ({ id: o.id, name: o.name, count: counts.get(o.id) ?? 0 })).filter((c) => c.count > 0 || c.id === category?.id),
+    price: await priceRange(db, dialect, filter),
+    attributes: attrs
+      .map((a) => ({
+        name: a.name,
+        displayLabel: a.display_label,
+        values: valueRows
+          .filter((v) => v.attribute_id === a.id)
+          .map((v) => ({ value: v.value, displayLabel: v.display_label, count: Number(v.n) }))
+          .sort(byLabel),
+      }))
+      .filter((a) => a.values.length > 0),
+  };
+}

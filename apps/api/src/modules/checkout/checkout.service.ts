@@ -1,0 +1,423 @@
+import { randomBytes } from 'node:crypto';
+import {
+  canRetryPayment,
+  CHECKOUT_MESSAGES,
+  COUPON_CODE_PATTERN,
+  COUPON_MESSAGES,
+  deliveryFee,
+  formatMoney,
+  MAX_LINE_QUANTITY,
+  mergeCheckoutItems,
+  normalizeCouponCode,
+  normalizeMobile,
+  outcomePath,
+  type TCheckoutRequest,
+  type TPaymentMethod,
+  type TPaymentStatus,
+  type TSaleStatus,
+} from '@storefront/shared';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
+import { addHistory, settleUnpaid } from '../payments/payments.service.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import { lockCoupon, quoteCart, recordCouponUse } from '../pricing/quote.service.ts';
+import { newAccessToken } from '../sales/order-access.ts';
+import { sendOrderMail } from '../sales/order-notifications.ts';
+import * as repo from '../sales/sales.repository.ts';
+import type { PaymentRow, SaleLineRow, SaleRow } from '../sales/sales.repository.ts';
+import type { Shortage } from '../sales/stock-allocation.ts';
+import { reserveStock, saveReservations, StockConflictError } from '../sales/stock.service.ts';
+import type { CheckoutDeps } from './checkout-deps.ts';
+
+// POST /api/checkouts: an order (or a booking) from skus and quantities alone. The server
+// prices it with the cart's quote (the same function the cart page and the coupon apply
+// call use), and ONE transaction creates the sale, reserves its stock and records the
+// coupon use; a shortage is a 409 naming the lines, and then nothing is written
+// (docs/decisions/0016).
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+const INVOICE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+/** INV-261121-7K3Q9X2M: the date for people, 40 random bits so ids cannot be enumerated. */
+export function newInvoiceId(now = new Date()): string {
+  const d = now.toISOString().slice(2, 10).replace(/-/g, '');
+  const bytes = randomBytes(8);
+  let tail = '';
+  for (const b of bytes) tail += INVOICE_ALPHABET[b % INVOICE_ALPHABET.length];
+  return `INV-${d}-${tail}`;
+}
+
+/** Our transaction id: 25 characters (the gateway allows 30), unguessable. */
+export function newTranId(): string {
+  return `T${randomBytes(12).toString('hex').toUpperCase()}`;
+}
+
+interface Contact {
+  name: string;
+  mobile: string;
+  email: string;
+}
+
+interface Delivery {
+  method: TCheckoutRequest['deliveryMethod'];
+  district: string | null;
+  pickupBranchId: number | null;
+  snapshot: Record<string, unknown>;
+}
+
+async function resolveContact(db: Q, body: TCheckoutRequest, customerId: number | null): Promise<Contact> {
+  const normal = (c: NonNullable<TCheckoutRequest['contact']>): Contact => ({
+    name: c.name.trim(),
+    mobile: normalizeMobile(c.mobile) ?? c.mobile.trim(),
+    email: c.email.trim(),
+  });
+  if (customerId !== null) {
+    const c = await repo.customerContact(db, customerId);
+    if (!c) throw new ApiError('unauthorized', 'Please sign in again');
+    return body.contact ? normal(body.contact) : { name: c.full_name, mobile: c.mobile, email: c.email };
+  }
+  if (!body.contact) {
+    throw badRequest('Please give your name, mobile number and email', {
+      'contact.name': CHECKOUT_MESSAGES.nameRequired,
+      'contact.mobile': CHECKOUT_MESSAGES.mobileRequired,
+      'contact.email': CHECKOUT_MESSAGES.emailRequired,
+    });
+  }
+  return normal(body.contact);
+}
+
+async function resolveDelivery(db: Q, body: TCheckoutRequest, customerId: number | null, contact: Contact): Promise<Delivery> {
+  if (body.deliveryMethod === 'showroom_pickup') {
+    if (!body.pickupBranchId) throw badRequest(CHECKOUT_MESSAGES.pickupRequired, { pickupBranchId: CHECKOUT_MESSAGES.pickupRequired });
+    const b = await repo.branchById(db, body.pickupBranchId);
+    if (!b || b.kind === 'warehouse') throw badRequest('This showroom was not found', { pickupBranchId: 'This showroom was not found' });
+    return { method: 'showroom_pickup', district: null, pickupBranchId: b.id, snapshot: { fullName: contact.name, phone: contact.mobile, branch: b } };
+  }
+  if (body.addressId !== undefined) {
+    if (customerId === null) throw badRequest('Sign in to use a saved address', { addressId: 'Sign in to use a saved address' });
+    const a = await repo.customerAddress(db, customerId, body.addressId);
+    // Someone else's address id looks the same as one that does not exist.
+    if (!a) throw badRequest('This address was not found', { addressId: 'This address was not found' });
+    return {
+      method: 'home_delivery',
+      district: a.district,
+      pickupBranchId: null,
+      snapshot: { fullName: a.full_name, phone: a.phone, division: a.division, district: a.district, area: a.area, addressLine: a.address_line },
+    };
+  }
+  if (!body.address) throw badRequest(CHECKOUT_MESSAGES.addressRequired, { address: CHECKOUT_MESSAGES.addressRequired });
+  const a = body.address;
+  return {
+    method: 'home_delivery',
+    district: a.district,
+    pickupBranchId: null,
+    snapshot: {
+      fullName: a.fullName.trim(),
+      phone: normalizeMobile(a.phone) ?? a.phone.trim(),
+      division: a.division,
+      district: a.district,
+      area: a.area.trim(),
+      addressLine: a.addressLine.trim(),
+    },
+  };
+}
+
+function checkCardAmount(provider: PaymentProvider, total: number) {
+  if (total > provider.maxAmount) {
+    throw conflict('card_limit', `Card payments are limited to ${formatMoney(provider.maxAmount)} per order. Please choose pay later or cash on delivery.`, {
+      paymentMethod: `At most ${formatMoney(provider.maxAmount)} by card`,
+    });
+  }
+  if (total < provider.minAmount) {
+    throw conflict('card_limit', `Card payments start at ${formatMoney(provider.minAmount)}. Please choose cash on delivery.`, { paymentMethod: `At least ${formatMoney(provider.minAmount)} by card` });
+  }
+}
+
+function shortageError(shortages: Shortage[], itemsBySku: Map<number, { index: number; code: string; title: string }>) {
+  const fields: Record<string, string> = {};
+  const names: string[] = [];
+  for (const s of shortages) {
+    const item = itemsBySku.get(s.skuId);
+    const text = s.available <= 0 ? 'Out of stock' : `Only ${s.available} left in stock`;
+    if (item) {
+      fields[`items.${item.index}.quantity`] = text;
+      names.push(`${item.title} (${item.code}): ${s.available <= 0 ? 'out of stock' : `only ${s.available} left`}`);
+    }
+  }
+  return conflict('out_of_stock', `${CHECKOUT_MESSAGES.outOfStock}: ${names.join('; ')}`, fields);
+}
+
+export interface PlacedOrder {
+  sale: SaleRow;
+  paymentUrl: string | null;
+  redirectTo: string;
+  accessToken: string | null;
+}
+
+export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, customerId: number | null): Promise<PlacedOrder> {
+  const { kysely, dialect } = deps.db;
+  const items = mergeCheckoutItems(body.items);
+  const over = items.find((i) => i.quantity > MAX_LINE_QUANTITY);
+  if (over) throw badRequest(`At most ${MAX_LINE_QUANTITY} of one item per order`, { items: `At most ${MAX_LINE_QUANTITY} of ${over.skuCode} per order` });
+  const contact = await resolveContact(kysely, body, customerId);
+  const delivery = await resolveDelivery(kysely, body, customerId, contact);
+  const couponCode = body.couponCode?.trim() ? normalizeCouponCode(body.couponCode) : null;
+  if (couponCode && !COUPON_CODE_PATTERN.test(couponCode)) throw conflict('coupon_not_applicable', COUPON_MESSAGES.unknown, { couponCode: COUPON_MESSAGES.unknown });
+
+  const now = new Date();
+  const nowIso = now.toISOString();
+  const method: TPaymentMethod = body.paymentMethod;
+  const kind = method === 'later' ? 'booking' : 'order';
+  const status: TSaleStatus = method === 'card' ? 'pending_payment' : method === 'later' ? 'booked' : 'confirmed';
+  const paymentStatus: TPaymentStatus = method === 'card' ? 'pending' : 'unpaid';
+  const access = customerId === null ? newAccessToken() : null;
+  const invoiceId = newInvoiceId(now);
+
+  let placed: { sale: SaleRow; payment: PaymentRow | null; lines: SaleLineRow[] };
+  try {
+    placed = await kysely.transaction().execute(async (trx) => {
+      // Lock order, the same in every transaction: the coupon, then stock rows by (sku, branch).
+      if (couponCode) await lockCoupon(trx, dialect, couponCode);
+      // Priced inside the transaction, after the coupon lock: the coupon's uses are counted
+      // with every earlier checkout of it committed.
+      const quote = await quoteCart(trx, { lines: items, couponCode, customerId, now });
+      const firstIndex = (code: string) => body.items.findIndex((i) => i.skuCode === code);
+      const unknown = quote.lines.filter((l) => l.status === 'unavailable' || !l.product || !l.sku);
+      if (unknown.length) {
+        throw conflict(
+          'items_unavailable',
+          `These items are no longer sold: ${unknown.map((l) => l.skuCode).join(', ')}`,
+          Object.fromEntries(unknown.map((l) => [`items.${firstIndex(l.skuCode)}.skuCode`, 'This item is no longer sold'])),
+        );
+      }
+      if (couponCode && !quote.coupon?.applied) {
+        const message = quote.coupon && !quote.coupon.applied ? quote.coupon.message : COUPON_MESSAGES.unknown;
+        throw conflict('coupon_not_applicable', message, { couponCode: message });
+      }
+      const fee = deliveryFee(delivery.method, delivery.district);
+      const total = quote.totals.total + fee;
+      if (method === 'card') checkCardAmount(deps.payments, total);
+
+      const skuRows = await repo.skuIdsByCode(
+        trx,
+        quote.lines.map((l) => l.skuCode),
+      );
+      const skuId = new Map(skuRows.map((s) => [s.code, s.id]));
+      const itemsBySku = new Map(quote.lines.map((l) => [skuId.get(l.skuCode)!, { index: firstIndex(l.skuCode), code: l.skuCode, title: l.product!.title }]));
+      const wanted = quote.lines.map((l) => ({ skuId: skuId.get(l.skuCode)!, quantity: l.quantity }));
+      const reserved = await reserveStock(trx, dialect, null, wanted, delivery.pickupBranchId, nowIso);
+      if (!reserved.ok) throw shortageError(reserved.shortages, itemsBySku);
+
+      const sale = await repo.insertSale(trx, {
+        invoice_id: invoiceId,
+        kind,
+        customer_id: customerId,
+        contact_name: contact.name,
+        contact_mobile: contact.mobile,
+        contact_email: contact.email,
+        access_token_hash: access?.hash ?? null,
+        delivery_method: delivery.method,
+        delivery_address: JSON.stringify(delivery.snapshot),
+        pickup_branch_id: delivery.pickupBranchId,
+        branch_id: reserved.mainBranchId,
+        currency: 'BDT',
+        subtotal: quote.totals.subTotal,
+        discount_total: quote.totals.discount,
+        coupon_code: quote.coupon?.applied ? quote.coupon.code : null,
+        coupon_discount: quote.totals.couponAmount,
+        delivery_fee: fee,
+        total,
+        payment_method: method,
+        status,
+        payment_status: paymentStatus,
+        stock_held: 1,
+        coupon_held: quote.coupon?.applied ? 1 : 0,
+        note: body.note?.trim() || null,
+        created_at: nowIso,
+        updated_at: nowIso,
+        paid_at: null,
+        cancelled_at: null,
+        fulfilled_at: null,
+      });
+      await saveReservations(trx, sale.id, reserved.allocations ?? [], nowIso);
+      await repo.insertLines(
+        trx,
+        quote.lines.map((l, i) => ({
+          sale_id: sale.id,
+          line_no: i + 1,
+          sku_id: skuId.get(l.skuCode)!,
+          sku_code: l.skuCode,
+          product_id: l.product!.id,
+          title: l.product!.title,
+          variant: l.sku!.label,
+          image_url: l.product!.image,
+          source_type: l.sourceType ?? null,
+          quantity: l.quantity,
+          unit_price: l.salesPrice,
+          discount: l.saving * l.quantity,
+          line_total: l.subTotal,
+        })),
+      );
+      if (quote.coupon?.applied) {
+        await recordCouponUse(trx, { code: quote.coupon.code, customerId, orderRef: invoiceId, amount: quote.totals.couponAmount, now });
+      }
+      const payment =
+        method === 'card'
+          ? await repo.insertPayment(trx, {
+              sale_id: sale.id,
+              provider: deps.payments.name,
+              tran_id: newTranId(),
+              val_id: null,
+              session_key: null,
+              gateway_url: null,
+              amount: total,
+              currency: 'BDT',
+              status: 'initiated',
+              risk_level: null,
+              bank_tran_id: null,
+              card_type: null,
+              raw_verification: null,
+              failure_reason: null,
+              created_at: nowIso,
+              updated_at: nowIso,
+              verified_at: null,
+            })
+          : null;
+      const placedNote = { card: 'Order placed; waiting for the card payment', cod: 'Order placed; cash on delivery', later: 'Booking placed; items held until paid' }[method];
+      await addHistory(trx, sale.id, status, paymentStatus, customerId === null ? 'guest' : 'customer', placedNote, nowIso);
+      const lines = await repo.linesOf(trx, [sale.id]);
+      return { sale, payment, lines };
+    });
+  } catch (err) {
+    if (err instanceof StockConflictError) throw conflict('out_of_stock', CHECKOUT_MESSAGES.outOfStock);
+    throw err;
+  }
+
+  const { sale, payment, lines } = placed;
+  if (payment) {
+    const opened = await openPaymentSession(deps, sale, payment, lines);
+    return { sale: opened.sale, paymentUrl: opened.url, redirectTo: opened.url ?? outcomePath('failed', sale.invoice_id), accessToken: access?.token ?? null };
+  }
+  await sendOrderMail(deps, sale.id, method === 'later' ? 'booked' : 'placed');
+  return { sale, paymentUrl: null, redirectTo: outcomePath(method === 'later' ? 'later' : 'success', sale.invoice_id), accessToken: access?.token ?? null };
+}
+
+/**
+ * Opens the gateway session for a payment row. When the gateway refuses or cannot be
+ * reached, the payment fails at once (stock released, the order can be paid again).
+ */
+export async function openPaymentSession(deps: CheckoutDeps, sale: SaleRow, payment: PaymentRow, lines: SaleLineRow[]): Promise<{ sale: SaleRow; url: string | null }> {
+  const base = deps.config.publicUrl;
+  const q = `?invoiceId=${encodeURIComponent(sale.invoice_id)}`;
+  const address = safeJson(sale.delivery_address);
+  const branch = address.branch as { address?: string; city?: string } | undefined;
+  const street = String(address.addressLine ?? branch?.address ?? 'Showroom pickup');
+  const city = String(address.district ?? branch?.city ?? 'Dhaka');
+  try {
+    const session = await deps.payments.initiate({
+      tranId: payment.tran_id,
+      invoiceId: sale.invoice_id,
+      amount: Number(payment.amount),
+      currency: 'BDT',
+      successUrl: `${base}/payments/return/success${q}`,
+      failUrl: `${base}/payments/return/fail${q}`,
+      cancelUrl: `${base}/payments/return/cancel${q}`,
+      ipnUrl: `${base}/payments/ipn`,
+      customer: { name: sale.contact_name, email: sale.contact_email, phone: sale.contact_mobile, address: street, city, postcode: '1000', country: 'Bangladesh' },
+      shipping: {
+        method: sale.delivery_method === 'home_delivery' ? 'YES' : 'NO',
+        name: String(address.fullName ?? sale.contact_name),
+        address: street,
+        city,
+        postcode: '1000',
+        country: 'Bangladesh',
+      },
+      productName: lines.map((l) => l.title).join(', ') || sale.invoice_id,
+      productCategory: 'Furniture',
+      numOfItems: lines.reduce((n, l) => n + l.quantity, 0),
+    });
+    const now = new Date().toISOString();
+    await deps.db.kysely.updateTable('payments').set({ gateway_url: session.gatewayUrl, session_key: session.sessionKey, updated_at: now }).where('id', '=', payment.id).execute();
+    return { sale, url: session.gatewayUrl };
+  } catch (err) {
+    deps.log.warn({ err, invoiceId: sale.invoice_id }, 'the payment gateway refused or could not be reached; the payment fails');
+    const settled = await settleUnpaid(deps, {
+      invoiceId: sale.invoice_id,
+      tranId: payment.tran_id,
+      outcome: 'failed',
+      actor: 'system',
+      authorised: true,
+      reason: 'The payment provider could not start the payment',
+    }).catch(() => ({ sale }));
+    return { sale: settled.sale, url: null };
+  }
+}
+
+function safeJson(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Pays an unpaid card order again (a new payment session). If its stock was released,
+ * it is reserved again first; a shortage is a 409 and nothing changes.
+ */
+export async function newPaymentSession(deps: CheckoutDeps, saleId: number, actor: 'customer' | 'guest'): Promise<{ sale: SaleRow; url: string }> {
+  const { kysely, dialect } = deps.db;
+  const nowIso = new Date().toISOString();
+  let created: { sale: SaleRow; payment: PaymentRow; lines: SaleLineRow[] };
+  try {
+    created = await kysely.transaction().execute(async (trx) => {
+      const sale = await repo.lockSale(trx, dialect, saleId);
+      if (!sale) throw new ApiError('not_found', 'The order was not found');
+      const state = { kind: sale.kind as 'order' | 'booking', paymentMethod: sale.payment_method as TPaymentMethod, status: sale.status as TSaleStatus, paymentStatus: sale.payment_status as TPaymentStatus };
+      if (!canRetryPayment(state)) throw conflict('cannot_pay', 'This order cannot be paid by card now');
+      checkCardAmount(deps.payments, Number(sale.total));
+      const lines = await repo.linesOf(trx, [sale.id]);
+      let note = 'A new payment session was opened';
+      if (sale.stock_held === 0) {
+        const res = await reserveStock(trx, dialect, sale.id, lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })), sale.pickup_branch_id, nowIso);
+        if (!res.ok) {
+          const bySku = new Map(lines.map((l, i) => [l.sku_id, { index: i, code: l.sku_code, title: l.title }]));
+          throw shortageError(res.shortages, bySku);
+        }
+        await repo.flipStockHeld(trx, sale.id, 0, nowIso);
+        note += '; items reserved again';
+      }
+      await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'Replaced by a new payment session', nowIso);
+      const payment = await repo.insertPayment(trx, {
+        sale_id: sale.id,
+        provider: deps.payments.name,
+        tran_id: newTranId(),
+        val_id: null,
+        session_key: null,
+        gateway_url: null,
+        amount: Number(sale.total),
+        currency: 'BDT',
+        status: 'initiated',
+        risk_level: null,
+        bank_tran_id: null,
+        card_type: null,
+        raw_verification: null,
+        failure_reason: null,
+        created_at: nowIso,
+        updated_at: nowIso,
+        verified_at: null,
+      });
+      await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'pending_payment', payment_status: 'pending', updated_at: nowIso });
+      await addHistory(trx, sale.id, 'pending_payment', 'pending', actor, note, nowIso);
+      return { sale: (await repo.saleById(trx, sale.id))!, payment, lines };
+    });
+  } catch (err) {
+    if (err instanceof StockConflictError) throw conflict('out_of_stock', CHECKOUT_MESSAGES.outOfStock);
+    throw err;
+  }
+  const opened = await openPaymentSession(deps, created.sale, created.payment, created.lines);
+  if (!opened.url) throw new ApiError('payment_provider_unavailable', 'The payment provider could not start the payment. Please try again in a moment.', undefined, 503);
+  return { sale: opened.sale, url: opened.url };
+}

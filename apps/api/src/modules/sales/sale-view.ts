@@ -1,0 +1,137 @@
+import {
+  canCustomerCancel,
+  canRetryPayment,
+  canUploadProof,
+  type TDeliveryMethod,
+  type TPaymentMethod,
+  type TPaymentStatus,
+  type TSale,
+  type TSaleStatus,
+} from '@storefront/shared';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import * as repo from './sales.repository.ts';
+import type { SaleLineRow, SaleRow } from './sales.repository.ts';
+
+// A sale row as the API answers it (packages/shared ZSale).
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+function parseJson<T>(text: string | null): T | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+type AddressSnapshot = {
+  fullName: string;
+  phone: string;
+  division?: string;
+  district?: string;
+  area?: string;
+  addressLine?: string;
+  branch?: { id: number; name: string; address: string; city: string; phone: string; hours: string };
+};
+
+export function toSale(row: SaleRow, lines: SaleLineRow[]): TSale {
+  const state = {
+    kind: row.kind as 'order' | 'booking',
+    paymentMethod: row.payment_method as TPaymentMethod,
+    status: row.status as TSaleStatus,
+    paymentStatus: row.payment_status as TPaymentStatus,
+  };
+  const snap = parseJson<AddressSnapshot>(row.delivery_address);
+  const { branch, ...address } = snap ?? ({} as AddressSnapshot);
+  return {
+    id: row.id,
+    invoiceId: row.invoice_id,
+    ...state,
+    deliveryMethod: row.delivery_method as TDeliveryMethod,
+    currency: 'BDT',
+    subTotal: Number(row.subtotal),
+    discount: Number(row.discount_total),
+    couponCode: row.coupon_code,
+    couponAmount: Number(row.coupon_discount),
+    deliveryFee: Number(row.delivery_fee),
+    total: Number(row.total),
+    itemCount: lines.reduce((n, l) => n + l.quantity, 0),
+    contact: { name: row.contact_name, mobile: row.contact_mobile, email: row.contact_email },
+    deliveryAddress: snap && row.delivery_method === 'home_delivery' ? (address as TSale['deliveryAddress']) : null,
+    pickupBranch: branch ?? null,
+    note: row.note,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    paidAt: row.paid_at,
+    cancelledAt: row.cancelled_at,
+    fulfilledAt: row.fulfilled_at,
+    lines: lines.map((l) => ({
+      lineNo: l.line_no,
+      skuCode: l.sku_code,
+      productId: l.product_id,
+      title: l.title,
+      variant: l.variant,
+      image: l.image_url,
+      sourceType: l.source_type,
+      quantity: l.quantity,
+      unitPrice: Number(l.unit_price),
+      discount: Number(l.discount),
+      lineTotal: Number(l.line_total),
+    })),
+    canCancel: canCustomerCancel(state),
+    canRetryPayment: canRetryPayment(state),
+    canUploadProof: canUploadProof(state),
+  };
+}
+
+/** One sale with its lines, history, payments and attachments. */
+export async function saleDetail(db: Q, row: SaleRow, fileUrl: (uuid: string, name: string | null) => string | null): Promise<TSale> {
+  const [lines, history, payments, attachments] = await Promise.all([
+    repo.linesOf(db, [row.id]),
+    repo.historyOf(db, row.id),
+    repo.paymentsOf(db, row.id),
+    repo.attachmentsOf(db, row.id),
+  ]);
+  return {
+    ...toSale(row, lines),
+    history: history.map((h) => ({
+      status: h.status as TSaleStatus,
+      paymentStatus: h.payment_status as TPaymentStatus,
+      actor: h.actor,
+      note: h.note,
+      createdAt: h.created_at,
+    })),
+    payments: payments.map((p) => ({
+      provider: p.provider,
+      status: p.status,
+      amount: Number(p.amount),
+      currency: p.currency,
+      riskLevel: p.risk_level,
+      cardType: p.card_type,
+      createdAt: p.created_at,
+      verifiedAt: p.verified_at,
+    })),
+    attachments: attachments.map((a) => ({
+      fileUuid: a.file_uuid,
+      name: a.name,
+      mimeType: a.mime_type,
+      kind: a.kind,
+      note: a.note,
+      url: fileUrl(a.file_uuid, a.name),
+      createdAt: a.created_at,
+    })),
+  };
+}
+
+/** Many sales with their lines, in two queries. */
+export async function salesWithLines(db: Q, rows: SaleRow[]): Promise<TSale[]> {
+  const lines = await repo.linesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  const by = new Map<number, SaleLineRow[]>();
+  for (const l of lines) by.set(l.sale_id, [...(by.get(l.sale_id) ?? []), l]);
+  return rows.map((r) => toSale(r, by.get(r.id) ?? []));
+}

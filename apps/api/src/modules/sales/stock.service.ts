@@ -1,0 +1,75 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import * as repo from './sales.repository.ts';
+import { allocateStock, mainBranch, type Shortage } from './stock-allocation.ts';
+
+// Reserving and releasing the stock of a sale, always inside the caller's transaction
+// (decision 0016).
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** A conditional stock update found fewer units than the locked read said: roll back. */
+export class StockConflictError extends Error {
+  constructor(readonly shortages: Shortage[]) {
+    super('stock changed while it was being reserved');
+  }
+}
+
+export type ReserveResult = { ok: true; mainBranchId: number | null } | { ok: false; shortages: Shortage[] };
+
+/**
+ * Locks the stock rows of the lines' skus, decides which branches supply them and takes
+ * the units with conditional updates. On a shortage nothing has been taken yet. A
+ * conditional update that still fails (another process on a shared SQLite file) throws,
+ * and the caller's transaction rolls back whatever was taken before it.
+ */
+export async function reserveStock(
+  trx: Q,
+  dialect: Dialect,
+  saleId: number | null,
+  lines: readonly { skuId: number; quantity: number }[],
+  preferredBranchId: number | null,
+  now: string,
+): Promise<ReserveResult & { allocations?: { skuId: number; branchId: number; quantity: number }[] }> {
+  const skuIds = [...new Set(lines.map((l) => l.skuId))].sort((a, b) => a - b);
+  const rows = await repo.lockStockRows(trx, dialect, skuIds);
+  const { allocations, shortages } = allocateStock(
+    lines,
+    rows.map((r) => ({ skuId: r.sku_id, branchId: r.branch_id, quantity: Number(r.quantity), branchOrder: r.sort_order })),
+    preferredBranchId,
+  );
+  if (shortages.length) return { ok: false, shortages };
+  // Updates in the same (sku, branch) order the rows were locked in.
+  const ordered = [...allocations].sort((a, b) => a.skuId - b.skuId || a.branchId - b.branchId);
+  for (const a of ordered) {
+    if (!(await repo.takeStock(trx, a.skuId, a.branchId, a.quantity))) {
+      throw new StockConflictError([{ skuId: a.skuId, wanted: a.quantity, available: 0 }]);
+    }
+  }
+  if (saleId !== null) await saveReservations(trx, saleId, ordered, now);
+  return { ok: true, mainBranchId: mainBranch(allocations), allocations: ordered };
+}
+
+export function saveReservations(trx: Q, saleId: number, allocations: readonly { skuId: number; branchId: number; quantity: number }[], now: string) {
+  return repo.insertReservations(
+    trx,
+    allocations.map((a) => ({ sale_id: saleId, sku_id: a.skuId, branch_id: a.branchId, quantity: a.quantity, created_at: now, released_at: null })),
+  );
+}
+
+/** Puts back every unit the sale still holds; returns how many. Call after flipping stock_held. */
+export async function releaseStock(trx: Q, saleId: number, now: string): Promise<number> {
+  const held = await repo.heldReservations(trx, saleId);
+  let units = 0;
+  for (const r of held) {
+    await repo.returnStock(trx, r.sku_id, r.branch_id, r.quantity);
+    units += r.quantity;
+  }
+  await repo.markReservationsReleased(
+    trx,
+    held.map((r) => r.id),
+    now,
+  );
+  return units;
+}

@@ -1,0 +1,36 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, EmailSubscriptionsTable } from '../../db/schema.ts';
+
+const COLUMNS = ['id', 'email', 'email_key', 'customer_id', 'offer', 'type', 'created_at'] as const;
+
+/**
+ * Inserts unless the address is already there (in any letter case). ON CONFLICT DO
+ * NOTHING on the unique email_key: concurrent identical requests never fail with a
+ * constraint error, exactly one of them gets the row back.
+ */
+export function insertSubscriptionIfNew(db: Kysely<Database>, row: Insertable<EmailSubscriptionsTable>) {
+  return db
+    .insertInto('email_subscriptions')
+    .values(row)
+    .onConflict((oc) => oc.column('email_key').doNothing())
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}
+
+/** A guest's subscription becomes the customer's when they subscribe again signed in. */
+export function claimGuestSubscription(db: Kysely<Database>, emailKey: string, customerId: number) {
+  return db.updateTable('email_subscriptions').set({ customer_id: customerId }).where('email_key', '=', emailKey).where('customer_id', 'is', null).execute();
+}
+
+export function findSubscriptionByCustomer(db: Kysely<Database>, customerId: number) {
+  return db.selectFrom('email_subscriptions').select(COLUMNS).where('customer_id', '=', customerId).orderBy('id').executeTakeFirst();
+}
+
+export function findSubscriptionByEmailKey(db: Kysely<Database>, emailKey: string) {
+  return db.selectFrom('email_subscriptions').select(COLUMNS).where('email_key', '=', emailKey).executeTakeFirst();
+}
+
+/** The address of a customer's account (the accounts module's table). */
+export function findCustomerEmail(db: Kysely<Database>, customerId: number) {
+  return db.selectFrom('customers').select('email').where('id', '=', customerId).executeTakeFirst();
+}

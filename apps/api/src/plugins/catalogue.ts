@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ReadCache } from '../lib/read-cache.ts';
+import { discountsInForce, rebuildSearchIndex, searchIndexIsCurrent, storedSignature } from '../modules/catalogue/search-index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Catalogue and site reads (docs/decisions/0007). */
+    readCache: ReadCache;
+    /** Rebuilds the catalogue's search side and forgets every cached read. */
+    reindexCatalogue(): Promise<number>;
+    /** Rebuilds when the global discounts in force are not those the index was priced with. */
+    checkCatalogueDiscounts(): Promise<boolean>;
+  }
+}
+
+/** How often the discounts in force are compared with those the listings were priced with. */
+const DISCOUNT_CHECK_MS = 60_000;
+
+/**
+ * The catalogue's read side: the in-process read cache, and a search index that covers the
+ * catalogue before the server takes requests (a catalogue seeded by the CLI, or by an older
+ * version, is indexed at start) and is priced with the discounts in force.
+ */
+export const cataloguePlugin = fp(async (app: FastifyInstance) => {
+  const ttl = app.config.readCacheMs;
+  const cache = new ReadCache({ ttlMs: ttl, staleMs: ttl * 10, maxEntries: 5000, maxBytes: 48 * 1024 * 1024 });
+  const db = app.db.kysely;
+  let seen: string | null = null;
+
+  app.decorate('readCache', cache);
+  app.decorate('reindexCatalogue', async () => {
+    const started = Date.now();
+    const { products, signature } = await rebuildSearchIndex(db, app.db.dialect);
+    seen = signature;
+    cache.clear();
+    app.log.info({ products, ms: Date.now() - started }, 'catalogue search index built');
+    return products;
+  });
+  app.decorate('checkCatalogueDiscounts', async () => {
+    const { signature } = await discountsInForce(db);
+    if (signature === seen) return false;
+    // Another process sharing the database may have rebuilt already: then only this
+    // process's cache is out of date.
+    if ((await storedSignature(db)) === signature) {
+      seen = signature;
+      cache.clear();
+      return true;
+    }
+    await app.reindexCatalogue();
+    return true;
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    const [current, stored, { signature }] = await Promise.all([searchIndexIsCurrent(db), storedSignature(db), discountsInForce(db)]);
+    if (!current || stored !== signature) await app.reindexCatalogue();
+    else seen = stored;
+    timer = setInterval(() => {
+      app.checkCatalogueDiscounts().catch((err) => app.log.warn({ err }, 'could not check the discounts in force'));
+    }, DISCOUNT_CHECK_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+});

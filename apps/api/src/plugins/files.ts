@@ -1,0 +1,90 @@
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { UPLOAD } from '@storefront/shared';
+import fp from 'fastify-plugin';
+import { ApiError } from '../lib/errors.ts';
+import { addressPolicy } from '../modules/files/address-policy.ts';
+import { cleanupExpired, type FilesDeps } from '../modules/files/files.service.ts';
+import { LocalDiskStorage } from '../modules/files/local-disk.storage.ts';
+import type { Resolver } from '../modules/files/safe-fetch.ts';
+import type { FileStorage } from '../modules/files/storage.ts';
+import { DEFAULT_PART_THROTTLE, DEFAULT_START_THROTTLE, type ThrottleOptions, UploadThrottle } from '../modules/files/upload-throttle.ts';
+import { UrlImporter } from '../modules/files/url-import.service.ts';
+
+export interface FilesPluginOptions {
+  /** Where bytes go; the local disk under `<dataDir>/files` when absent. */
+  storage?: FileStorage;
+  throttle?: { start?: ThrottleOptions; parts?: ThrottleOptions };
+  /**
+   * TESTS ONLY: exact `address:port` pairs ("127.0.0.1:4567", "[::1]:4567") a URL import may
+   * reach although the address policy refuses them, for the tests' own loopback servers.
+   * Only code that builds the app can pass it (the test helper does); main.ts never does
+   * and no setting or environment variable maps to it (decision 0013).
+   */
+  testOnlyAllowAddresses?: string[];
+  /** TESTS ONLY: a DNS resolver standing in for the system's (a name that resolves to loopback). */
+  testOnlyResolve?: Resolver;
+  /** How often unfinished multipart uploads are swept; default hourly. */
+  cleanupIntervalMs?: number;
+  /** An import's event stream closes after this long without news (spec §9: 30 s). */
+  eventsIdleMs?: number;
+}
+
+export interface FilesRuntime {
+  deps: FilesDeps;
+  importer: UrlImporter;
+  eventsIdleMs: number;
+  /** Throttles starting an upload or sending a part: a 429 with Retry-After when over. */
+  throttle(kind: 'start' | 'part', request: FastifyRequest, reply: FastifyReply): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    files: FilesRuntime;
+  }
+}
+
+/** Uploaded files: storage, URL imports, throttles and the sweep of abandoned uploads (issue #8). */
+export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOptions) => {
+  const storage = opts.storage ?? new LocalDiskStorage(path.join(app.config.dataDir, 'files'));
+  const deps: FilesDeps = { db: app.db.kysely, storage, imageHost: app.config.imageHost };
+  const importer = new UrlImporter({
+    ...deps,
+    policy: addressPolicy(opts.testOnlyAllowAddresses),
+    resolve: opts.testOnlyResolve,
+    log: app.log,
+  });
+  const throttles = {
+    start: new UploadThrottle(opts.throttle?.start ?? DEFAULT_START_THROTTLE),
+    part: new UploadThrottle(opts.throttle?.parts ?? DEFAULT_PART_THROTTLE),
+  };
+
+  app.decorate('files', {
+    deps,
+    importer,
+    eventsIdleMs: opts.eventsIdleMs ?? UPLOAD.socketIdleMs,
+    throttle(kind, request, reply) {
+      const key = request.customerId != null ? `c:${request.customerId}` : `ip:${request.ip}`;
+      const wait = throttles[kind].take(key);
+      if (wait === null) return;
+      reply.header('retry-after', String(wait));
+      throw new ApiError('rate_limited', 'Too many uploads at once. Please wait a moment and try again.', undefined, 429);
+    },
+  } satisfies FilesRuntime);
+
+  const sweep = () =>
+    cleanupExpired(deps).catch((err) => app.log.warn({ err }, 'cleaning up expired uploads failed'));
+  const timer = setInterval(sweep, opts.cleanupIntervalMs ?? 60 * 60 * 1000);
+  timer.unref();
+  let first: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    // A first sweep shortly after start, off the start-up path.
+    first = setTimeout(sweep, 60_000);
+    first.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    clearTimeout(first);
+    await importer.close();
+  });
+});

@@ -1,0 +1,153 @@
+import { ORDER_ACCESS_COOKIE, PAYMENT_STATUSES, SALE_STATUSES, ZApiError, ZCheckoutRequest, ZCheckoutResponse, ZPaymentSessionResponse } from '@storefront/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../lib/errors.ts';
+import { checkoutDeps } from '../../modules/checkout/checkout-deps.ts';
+import { newPaymentSession, placeOrder } from '../../modules/checkout/checkout.service.ts';
+import { confirmPayment, settleUnpaid } from '../../modules/payments/payments.service.ts';
+import { mayAccess, ORDER_ACCESS_MAX_AGE_S, requestTokens, serializeAccessCookie } from '../../modules/sales/order-access.ts';
+import { saleById, saleByInvoice } from '../../modules/sales/sales.repository.ts';
+import { accessibleSale, fileUrl, getSale } from '../../modules/sales/sales.service.ts';
+import { saleDetail } from '../../modules/sales/sale-view.ts';
+
+const ZInvoiceQuery = z.object({ invoiceId: z.string().min(6).max(40).regex(/^[A-Za-z0-9-]+$/, 'Not an invoice id') });
+
+// The gateway's own field names are accepted too, so a return can be forwarded as it came.
+const ZPaymentRef = z
+  .object({
+    valId: z.string().max(100).optional(),
+    val_id: z.string().max(100).optional(),
+    tranId: z.string().max(60).optional(),
+    tran_id: z.string().max(60).optional(),
+    reason: z.string().max(300).optional(),
+  })
+  .optional();
+
+/** What confirm, cancel and failure answer: the order's state, nothing a stranger should read. */
+const ZPaymentState = z.object({
+  invoiceId: z.string(),
+  status: z.enum(SALE_STATUSES),
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  /** False when the call changed nothing (it was repeated, or already settled). */
+  changed: z.boolean(),
+});
+
+const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 503: ZApiError };
+
+export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/api/checkouts',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Place an order or a booking (spec §7)',
+        description:
+          'Only skus and quantities are read: prices, discounts, the coupon amount and the total are computed by the server (unknown keys such as a price or total are ignored). One transaction creates the sale, reserves its stock and records the coupon use; when stock is short the answer is 409 `out_of_stock` naming the lines, and nothing is written. Card: `paymentUrl` is the gateway page. Guests get an `accessToken` (also set as the httpOnly cookie `order_access`) that opens the order for them and nobody else.',
+        body: ZCheckoutRequest,
+        response: { 201: ZCheckoutResponse, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const deps = checkoutDeps(app, req.log);
+      const placed = await placeOrder(deps, req.body, req.customerId);
+      if (placed.accessToken) {
+        const { cookie } = requestTokens(req);
+        cookie.set(placed.sale.invoice_id, placed.accessToken);
+        reply.setCookie(ORDER_ACCESS_COOKIE, serializeAccessCookie(cookie), {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: app.config.publicUrl.startsWith('https:'),
+          maxAge: ORDER_ACCESS_MAX_AGE_S,
+        });
+      }
+      // The caller placed this order a moment ago: it is theirs to read.
+      const sale = await saleDetail(deps.db.kysely, (await saleById(deps.db.kysely, placed.sale.id))!, fileUrl(app.config.imageHost));
+      return reply.status(201).send({
+        invoiceId: placed.sale.invoice_id,
+        saleId: placed.sale.id,
+        paymentUrl: placed.paymentUrl,
+        redirectTo: placed.redirectTo,
+        accessToken: placed.accessToken,
+        sale,
+      });
+    },
+  );
+
+  app.patch(
+    '/api/checkouts/confirm',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Confirm a card payment (spec §7)',
+        description:
+          'Marks the order paid only after the payment provider has confirmed it: with `valId` through the validation API, without it through the transaction query for the order\'s own transaction ids; tran_id, amount and currency must match the order. Otherwise 409 and the order stays unpaid. Repeating it changes nothing.',
+        querystring: ZInvoiceQuery,
+        body: ZPaymentRef,
+        response: { 200: ZPaymentState, ...errors },
+      },
+    },
+    async (req) => {
+      const r = await confirmPayment(checkoutDeps(app, req.log), {
+        invoiceId: req.query.invoiceId,
+        valId: req.body?.valId ?? req.body?.val_id ?? null,
+        tranId: req.body?.tranId ?? req.body?.tran_id ?? null,
+        actor: req.customerId !== null ? 'customer' : 'guest',
+      });
+      return { invoiceId: r.sale.invoice_id, status: r.sale.status as never, paymentStatus: r.sale.payment_status as never, changed: r.changed };
+    },
+  );
+
+  for (const [path, outcome] of [
+    ['/api/checkouts/cancel', 'cancelled'],
+    ['/api/checkouts/failure', 'failed'],
+  ] as const) {
+    app.patch(
+      path,
+      {
+        schema: {
+          tags: ['checkout'],
+          summary: outcome === 'cancelled' ? 'The payer cancelled the card payment (spec §7)' : 'The card payment failed (spec §7)',
+          description:
+            'Releases the order\'s stock; the order can be paid again later. Only the order\'s owner, or a caller showing the tran_id of its open payment session, may do this; a paid order is refused with 409. Before releasing, the provider is asked whether the payment went through after all. Repeating it changes nothing.',
+          querystring: ZInvoiceQuery,
+          body: ZPaymentRef,
+          response: { 200: ZPaymentState, ...errors },
+        },
+      },
+      async (req) => {
+        const deps = checkoutDeps(app, req.log);
+        const sale = await saleByInvoice(deps.db.kysely, req.query.invoiceId);
+        if (!sale) throw notFound('The order');
+        const r = await settleUnpaid(deps, {
+          invoiceId: req.query.invoiceId,
+          tranId: req.body?.tranId ?? req.body?.tran_id ?? null,
+          outcome,
+          actor: req.customerId !== null ? 'customer' : 'guest',
+          authorised: mayAccess(sale, req),
+          reason: req.body?.reason ? `${outcome === 'failed' ? 'The payment failed' : 'The payment was cancelled'}: ${req.body.reason}` : undefined,
+        });
+        return { invoiceId: r.sale.invoice_id, status: r.sale.status as never, paymentStatus: r.sale.payment_status as never, changed: r.changed };
+      },
+    );
+  }
+
+  app.post(
+    '/api/checkouts/payments',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Pay an unpaid card order again: a new payment session',
+        description: 'For the order\'s owner. Reserves the stock again if it was released (409 `out_of_stock` when it is gone) and answers the new gateway page URL.',
+        querystring: ZInvoiceQuery,
+        response: { 201: ZPaymentSessionResponse, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const deps = checkoutDeps(app, req.log);
+      const sale = await accessibleSale(deps, req, { invoiceId: req.query.invoiceId });
+      const r = await newPaymentSession(deps, sale.id, req.customerId !== null ? 'customer' : 'guest');
+      return reply.status(201).send({ invoiceId: r.sale.invoice_id, paymentUrl: r.url, sale: await getSale(deps, req, { id: sale.id }) });
+    },
+  );
+};

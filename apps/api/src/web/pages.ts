@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebLoadContext } from '@storefront/shared';
+import { createRequestHandler, type ServerBuild } from 'react-router';
+import { type CachedPage, PageCache, type RenderResult, withNonce } from './page-cache.ts';
+
+
+/** Scripts run only with this response's nonce; the page cannot be framed. */
+function pageCsp(nonce: string): string {
+  return [
+    "default-src 'self'",
+    // 'wasm-unsafe-eval' lets the 3D viewer (model-viewer's mesh decoder) compile WebAssembly;
+    // it does not allow eval() of script. On every page: a client-side navigation keeps
+    // the CSP of the first page loaded.
+    `script-src 'self' 'nonce-${nonce}' 'wasm-unsafe-eval'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+const FORWARDED = ['cookie', 'x-device-id', 'accept-language', 'user-agent', 'x-request-id'];
+
+export async function registerPages(app: FastifyInstance, opts: { buildDir: string; apiKey: string; publicUrl: string; pageCacheMs?: number }) {
+  const pageCache = new PageCache({ ttlMs: opts.pageCacheMs ?? 0, maxBytes: 32 * 1024 * 1024 });
+  const build = (await import(pathToFileURL(path.join(opts.buildDir, 'server/index.js')).href)) as ServerBuild;
+  const handle = createRequestHandler(build, process.env.NODE_ENV === 'development' ? 'development' : 'production');
+
+  await app.register(fastifyStatic, {
+    root: path.join(opts.buildDir, 'client'),
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    // @fastify/static 10 hands the Fastify reply here, not the raw response.
+    setHeaders(reply: unknown, filePath: string) {
+      const r = reply as FastifyReply;
+      // Hashed build assets never change: cache them for a year.
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) r.header('cache-control', 'public, max-age=31536000, immutable');
+      // Open tabs poll it to learn of a new deploy (docs/decisions/0011): always fresh.
+      else if (filePath.endsWith(`${path.sep}latest-build.json`)) r.header('cache-control', 'no-cache');
+      else r.header('cache-control', 'public, max-age=3600');
+    },
+  });
+
+  app.get('/favicon.ico', (_req, reply) => reply.redirect('/favicon.svg', 301));
+
+  // The earlier build served a stray copy of the shop here; it is the shop (decisions.md).
+  // The router matches the decoded path, so the route is '/shop copy'.
+  app.get('/shop copy', (req, reply) => {
+    const q = req.url.indexOf('?');
+    return reply.redirect(`/shop${q >= 0 ? req.url.slice(q) : ''}`, 301);
+  });
+
+  await app.register(async (scope) => {
+    // Route actions read their own bodies: Fastify must not consume them first.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+    const pageHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const controller = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) {
+        if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+        else if (v !== undefined) headers.set(k, String(v));
+      }
+      const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? 'localhost'}`);
+      const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        init.body = Readable.toWeb(req.raw) as unknown as ReadableStream;
+        init.duplex = 'half';
+      }
+      const context: WebLoadContext = {
+        apiKey: opts.apiKey,
+        publicUrl: opts.publicUrl,
+        nonce,
+        async api(apiPath, callInit = {}) {
+          const fwd: Record<string, string> = { 'x-api-key': opts.apiKey };
+          for (const h of FORWARDED) {
+            const v = req.headers[h];
+            if (typeof v === 'string') fwd[h] = v;
+          }
+          const hasBody = callInit.body !== undefined;
+          if (hasBody) fwd['content-type'] = 'application/json';
+          const res = await app.inject({
+            method: (callInit.method ?? 'GET') as 'GET',
+            url: apiPath,
+            headers: { ...fwd, ...callInit.headers },
+            payload: hasBody ? JSON.stringify(callInit.body) : undefined,
+            remoteAddress: req.ip,
+          });
+          const out = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (Array.isArray(v)) for (const x of v) out.append(k, String(x));
+            else if (v !== undefined) out.set(k, String(v));
+          }
+          return new Response(res.statusCode === 204 || res.statusCode === 304 ? null : res.rawPayload, { status: res.statusCode, headers: out });
+        },
+      };
+      const render = (pageNonce: string, signal: AbortSignal) => handle(new Request(url, { ...init, signal }), { ...context, nonce: pageNonce } as never);
+
+      // Guests' catalogue pages go through the page cache (web/page-cache.ts, docs/decisions/0007).
+      const cacheKey = pageCache.keyFor(req);
+      if (cacheKey) {
+        const send = (page: CachedPage) => {
+          for (const [k, v] of page.headers) reply.header(k, v);
+          reply.header('content-security-policy', pageCsp(nonce));
+          return reply.status(page.status).send(withNonce(page, nonce));
+        };
+        const toResult = async (res: Response, pageNonce: string): Promise<RenderResult> => {
+          if (!PageCache.cacheable(res)) return { page: null, response: res };
+          const kept = [...res.headers.entries()].filter(([k]) => k !== 'content-length');
+          return { page: { status: res.status, headers: kept, body: await res.text(), nonce: pageNonce }, response: null };
+        };
+        const hit = pageCache.lookup(cacheKey);
+        if (hit && !hit.stale) return send(hit.page);
+        const running = pageCache.inFlight(cacheKey);
+        if (hit) {
+          // Stale: this guest gets it now; one render replaces it, tied to no one's connection.
+          if (!running) {
+            const refreshNonce = randomBytes(16).toString('base64');
+            void pageCache
+              .render(cacheKey, async () => toResult(await render(refreshNonce, new AbortController().signal), refreshNonce))
+              .then((r) => r.response?.body?.cancel())
+              .catch(() => {});
+          }
+          return send(hit.page);
+        }
+        if (running) {
+          const page = await running;
+          if (page) return send(page);
+        } else {
+          const result = await pageCache.render(cacheKey, async () => toResult(await render(nonce, controller.signal), nonce));
+          if (result.page) return send(result.page);
+          reply.header('content-security-policy', pageCsp(nonce));
+          return reply.send(result.response);
+        }
+      }
+      const response = await render(nonce, controller.signal);
+      reply.header('content-security-policy', pageCsp(nonce));
+      return reply.send(response);
+    };
+    scope.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: pageHandler });
+    scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: pageHandler });
+  });
+}
