@@ -1,0 +1,126 @@
+import { type ComponentProps, type ReactNode, forwardRef, useId, useState } from 'react';
+
+// Labelled inputs of the account forms: the error sits under its field, is tied to it by
+// aria-describedby and marks it aria-invalid, so screen readers read it with the field.
+
+const inputClass =
+  'block w-full rounded-lg border bg-paper px-3 py-2.5 text-[0.95rem] text-ink placeholder:text-ink-muted/70 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 disabled:bg-sand-100';
+
+export function fieldBorder(error?: string) {
+  return error ? 'border-danger-600' : 'border-sand-300';
+}
+
+type InputProps = Omit<ComponentProps<'input'>, 'id'> & { label: string; error?: string; hint?: ReactNode };
+
+export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextField({ label, error, hint, className = '', ...props }, ref) {
+  const id = useId();
+  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
+        {label}
+      </label>
+      <input ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={described} className={`${inputClass} ${fieldBorder(error)}`} {...props} />
+      {hint && !error && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-ink-muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-danger-600" data-testid="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+});
+
+/** A password input with a Show/Hide switch (typing a password on a phone is error-prone). */
+export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, 'type'>>(function PasswordField({ label, error, hint, className = '', ...props }, ref) {
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
+        {label}
+      </label>
+      <div className="relative">
+        <input
+          ref={ref}
+          id={id}
+          type={shown ? 'text' : 'password'}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described}
+          className={`${inputClass} ${fieldBorder(error)} pr-16`}
+          {...props}
+        />
+        <button
+          type="button"
+          onClick={() => setShown((s) => !s)}
+          aria-pressed={shown}
+          aria-label={shown ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+          className="absolute inset-y-1 right-1 rounded-md px-2.5 text-xs font-semibold text-brand-700 hover:bg-sand-100"
+        >
+          {shown ? 'Hide' : 'Show'}
+        </button>
+      </div>
+      {hint && !error && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-ink-muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-danger-600" data-testid="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+});
+
+export const SelectField = forwardRef<HTMLSelectElement, Omit<ComponentProps<'select'>, 'id'> & { label: string; error?: string }>(function SelectField(
+  { label, error, className = '', children, ...props },
+  ref,
+) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
+        {label}
+      </label>
+      <select
+        ref={ref}
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={`${inputClass} ${fieldBorder(error)} appearance-auto`}
+        {...props}
+      >
+        {children}
+      </select>
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-danger-600" data-testid="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+});
+
+/** A message about the whole form (network failure, too many attempts), announced at once. */
+export function FormAlert({ children, tone = 'error' }: { children: ReactNode; tone?: 'error' | 'success' }) {
+  if (!children) return null;
+  const colours = tone === 'error' ? 'border-danger-600/30 bg-red-50 text-danger-600' : 'border-success-600/30 bg-brand-50 text-success-600';
+  return (
+    <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-lg border px-3 py-2.5 text-sm font-medium ${colours}`} data-testid="form-alert">
+      {children}
+    </div>
+  );
+}
+
+/** Moves focus to the first field with an error, in form order. */
+export function focusFirstError(form: HTMLFormElement | null) {
+  const el = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  el?.focus();
+}

@@ -1,0 +1,111 @@
+import { type FieldErrors, type TCustomer, displayMobile, hasErrors, validateProfile } from '@storefront/shared';
+import { type FormEvent, useRef, useState } from 'react';
+import { useRevalidator, useRouteLoaderData } from 'react-router';
+import { apiFetch } from '../../lib/api-client.ts';
+import { session } from '../../lib/session-store.ts';
+import { toast } from '../../lib/toast.ts';
+import { Button } from '../ui/button.tsx';
+import { formFailure } from './auth-result.ts';
+import { FormAlert, TextField, focusFirstError } from './form-field.tsx';
+import { ProfileImageUpload } from './profile-image-upload.tsx';
+import type { ShellUser } from './shell-user.ts';
+
+/** spec §2 profile tab: the picture, name and mobile, email, newsletter status. */
+export function ProfileTab({ customer }: { customer: TCustomer }) {
+  const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
+  const revalidator = useRevalidator();
+  const [values, setValues] = useState({ fullName: customer.fullName, mobile: displayMobile(customer.mobile) });
+  const [errors, setErrors] = useState<FieldErrors<'fullName' | 'mobile'>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const changed = values.fullName.trim() !== customer.fullName || values.mobile.trim() !== displayMobile(customer.mobile);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (busy) return;
+    setAlert(null);
+    const found = validateProfile(values);
+    setErrors(found);
+    if (hasErrors(found)) {
+      requestAnimationFrame(() => focusFirstError(form.current));
+      return;
+    }
+    setBusy(true);
+    const res = await apiFetch<TCustomer>('/api/customers', { method: 'PUT', body: { fullName: values.fullName.trim(), mobile: values.mobile.trim() } });
+    setBusy(false);
+    if (res.ok) {
+      session.updateUser({ name: res.data.fullName }, root?.user ?? null);
+      toast.success('Your profile has been saved');
+      revalidator.revalidate();
+      return;
+    }
+    if (res.status === 401) return session.expired();
+    const f = formFailure(res);
+    if (f.fields) {
+      setErrors(f.fields);
+      requestAnimationFrame(() => focusFirstError(form.current));
+    }
+    setAlert(f.form ?? null);
+  }
+
+  return (
+    <div className="flex flex-col gap-8">
+      <section aria-labelledby="photo-heading" className="rounded-[var(--radius-card)] border border-sand-200 bg-paper p-5 md:p-6">
+        <h2 id="photo-heading" className="sr-only">
+          Profile picture
+        </h2>
+        <ProfileImageUpload customer={customer} />
+      </section>
+
+      <section aria-labelledby="details-heading" className="rounded-[var(--radius-card)] border border-sand-200 bg-paper p-5 md:p-6">
+        <h2 id="details-heading" className="text-lg font-semibold">
+          Your details
+        </h2>
+        <form ref={form} onSubmit={save} noValidate className="mt-4 grid gap-4 md:max-w-xl" aria-label="Your details">
+          <FormAlert>{alert}</FormAlert>
+          <TextField label="Full Name" name="fullName" autoComplete="name" value={values.fullName} onChange={(e) => setValues({ ...values, fullName: e.target.value })} error={errors.fullName} />
+          <TextField
+            label="Mobile No"
+            name="mobile"
+            type="tel"
+            autoComplete="tel"
+            inputMode="tel"
+            value={values.mobile}
+            onChange={(e) => setValues({ ...values, mobile: e.target.value })}
+            error={errors.mobile}
+          />
+          <TextField label="Email" name="email" type="email" value={customer.email} readOnly disabled hint="Your email signs you in and cannot be changed here." />
+          <div>
+            <Button type="submit" disabled={busy || !changed} aria-busy={busy}>
+              {busy ? 'Saving…' : 'Save changes'}
+            </Button>
+          </div>
+        </form>
+      </section>
+
+      <section aria-labelledby="news-heading" className="rounded-[var(--radius-card)] border border-sand-200 bg-paper p-5 md:p-6">
+        <h2 id="news-heading" className="text-lg font-semibold">
+          Newsletter
+        </h2>
+        <p className="mt-2 flex flex-wrap items-center gap-2 text-ink-muted" data-testid="subscription-status">
+          Subscription status:
+          {customer.subscriptionStatus === 'SUBSCRIBED' ? (
+            <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-700">Subscribed</span>
+          ) : (
+            <span className="rounded-full bg-sand-100 px-2.5 py-0.5 text-sm font-semibold text-ink">Not subscribed</span>
+          )}
+        </p>
+        <p className="mt-2 text-sm text-ink-muted">Member since {longDate(customer.dateCreated)}.</p>
+      </section>
+    </div>
+  );
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** "21 November 2026" from an ISO date, the same on the server and in the browser (no time zone). */
+export function longDate(iso: string): string {
+  const [y, m, d] = iso.slice(0, 10).split('-').map(Number);
+  return `${d} ${MONTHS[m - 1]} ${y}`;
+}

@@ -1,0 +1,101 @@
+import { type TSignedInUser, MESSAGES, type FieldErrors, hasErrors, validateSignIn } from '@storefront/shared';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useRevalidator } from 'react-router';
+import { apiFetch } from '../../lib/api-client.ts';
+import { session } from '../../lib/session-store.ts';
+import { toast } from '../../lib/toast.ts';
+import { Button } from '../ui/button.tsx';
+import { formFailure } from './auth-result.ts';
+import { FormAlert, PasswordField, TextField, focusFirstError } from './form-field.tsx';
+
+type Fields = { userName: string; password: string };
+
+/**
+ * The sign-in form of the modal and of /sign-in (spec §5 rules, §8 errors). A wrong
+ * email, mobile or password gets both of the spec's texts, one under each field: the
+ * server does not say which part was wrong, and neither do we.
+ */
+export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; onForgot(): void; onDone?(user: TSignedInUser): void }) {
+  const [values, setValues] = useState<Fields>({ userName: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors<keyof Fields>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [tried, setTried] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+  const revalidator = useRevalidator();
+
+  useEffect(() => {
+    if (tried) focusFirstError(form.current);
+  }, [tried]);
+
+  const change = (name: keyof Fields) => (e: { target: { value: string } }) => {
+    const next = { ...values, [name]: e.target.value };
+    setValues(next);
+    // Once the shopper has tried to submit, errors follow what they type.
+    if (tried) setErrors(validateSignIn(next));
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (busy) return;
+    setAlert(null);
+    const found = validateSignIn(values);
+    setErrors(found);
+    setTried((n) => n + 1);
+    if (hasErrors(found)) return;
+    setBusy(true);
+    const res = await apiFetch<TSignedInUser>('/api/signin/customers', {
+      body: { source: 'DEFAULT', type: 'DEFAULT', userName: values.userName.trim(), password: values.password },
+    });
+    setBusy(false);
+    if (res.ok) {
+      void session.signedIn(res.data).then(() => revalidator.revalidate());
+      toast.success(`Welcome back, ${res.data.profile.name}`);
+      onDone?.(res.data);
+      return;
+    }
+    if (res.status === 409) return setAlert(MESSAGES.signIn.alreadyLoggedIn);
+    if (res.status === 401) {
+      setErrors({ userName: MESSAGES.signIn.wrongUser, password: MESSAGES.signIn.wrongPassword });
+      setTried((n) => n + 1);
+      return;
+    }
+    const f = formFailure(res);
+    if (f.fields) {
+      setErrors(f.fields);
+      setTried((n) => n + 1);
+    }
+    setAlert(f.form ?? null);
+  }
+
+  return (
+    <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Sign in" data-testid="sign-in-form">
+      <FormAlert>{alert}</FormAlert>
+      <TextField
+        label="Email or Mobile No"
+        name="userName"
+        autoComplete="username"
+        inputMode="email"
+        value={values.userName}
+        onChange={change('userName')}
+        error={errors.userName}
+        autoFocus
+      />
+      <PasswordField label="Password" name="password" autoComplete="current-password" value={values.password} onChange={change('password')} error={errors.password} />
+      <div className="-mt-1 text-right">
+        <button type="button" onClick={onForgot} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+          Forgot password?
+        </button>
+      </div>
+      <Button type="submit" size="lg" disabled={busy} aria-busy={busy}>
+        {busy ? 'Signing in…' : 'Sign In'}
+      </Button>
+      <p className="text-center text-sm text-ink-muted">
+        New to the shop?{' '}
+        <button type="button" onClick={onSwitch} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+          Create an account
+        </button>
+      </p>
+    </form>
+  );
+}

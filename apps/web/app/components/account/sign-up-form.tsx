@@ -1,0 +1,133 @@
+import { type TSignedInUser, type FieldErrors, MESSAGES, canSubmitSignUp, hasErrors, validateSignUp } from '@storefront/shared';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useRevalidator } from 'react-router';
+import { apiFetch } from '../../lib/api-client.ts';
+import { session } from '../../lib/session-store.ts';
+import { toast } from '../../lib/toast.ts';
+import { Button } from '../ui/button.tsx';
+import { formFailure } from './auth-result.ts';
+import { FormAlert, PasswordField, TextField, focusFirstError } from './form-field.tsx';
+
+type Fields = { fullName: string; email: string; mobile: string; password: string; confirmPassword: string };
+const EMPTY: Fields = { fullName: '', email: '', mobile: '', password: '', confirmPassword: '' };
+
+/**
+ * The sign-up form of the modal and of /sign-up: spec §5 rules in order, the terms box
+ * that keeps Sign Up disabled until ticked, and spec §8's 409 text. A new account is
+ * signed in at once.
+ */
+export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(user: TSignedInUser): void }) {
+  const [values, setValues] = useState<Fields>(EMPTY);
+  const [terms, setTerms] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<keyof Fields>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [tried, setTried] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+  const termsId = useId();
+  const revalidator = useRevalidator();
+
+  useEffect(() => {
+    if (tried) focusFirstError(form.current);
+  }, [tried]);
+
+  const change = (name: keyof Fields) => (e: { target: { value: string } }) => {
+    const next = { ...values, [name]: e.target.value };
+    setValues(next);
+    if (tried) setErrors(validateSignUp(next));
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (busy || !canSubmitSignUp(terms)) return;
+    setAlert(null);
+    const found = validateSignUp(values);
+    setErrors(found);
+    setTried((n) => n + 1);
+    if (hasErrors(found)) return;
+    setBusy(true);
+    const { confirmPassword: _, ...body } = values;
+    const res = await apiFetch<TSignedInUser>('/api/signup', { body: { source: 'DEFAULT', type: 'DEFAULT', ...body, fullName: body.fullName.trim(), email: body.email.trim() } });
+    setBusy(false);
+    if (res.ok) {
+      void session.signedIn(res.data).then(() => revalidator.revalidate());
+      toast.success(`Welcome, ${res.data.profile.name}! Your account is ready.`);
+      onDone?.(res.data);
+      return;
+    }
+    if (res.status === 409) {
+      // spec §8: 'duplicate_email'. The fields say whether the email or the mobile clashed.
+      const f = res.error?.fields ?? {};
+      setErrors({
+        ...(f.email || !f.mobile ? { email: MESSAGES.signUp.duplicateEmail } : {}),
+        ...(f.mobile ? { mobile: f.mobile } : {}),
+      });
+      setTried((n) => n + 1);
+      return;
+    }
+    const f = formFailure(res);
+    if (f.fields) {
+      setErrors(f.fields);
+      setTried((n) => n + 1);
+    }
+    setAlert(f.form ?? null);
+  }
+
+  return (
+    <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Sign up" data-testid="sign-up-form">
+      <FormAlert>{alert}</FormAlert>
+      <TextField label="Full Name" name="fullName" autoComplete="name" value={values.fullName} onChange={change('fullName')} error={errors.fullName} autoFocus />
+      <TextField label="Email" name="email" type="email" autoComplete="email" value={values.email} onChange={change('email')} error={errors.email} />
+      <TextField
+        label="Mobile No"
+        name="mobile"
+        type="tel"
+        autoComplete="tel"
+        inputMode="tel"
+        placeholder="01XXXXXXXXX"
+        value={values.mobile}
+        onChange={change('mobile')}
+        error={errors.mobile}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} onChange={change('password')} error={errors.password} hint="At least 6 characters" />
+        <PasswordField
+          label="Confirm Password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onChange={change('confirmPassword')}
+          error={errors.confirmPassword}
+        />
+      </div>
+      <div className="flex items-start gap-3">
+        <input
+          id={termsId}
+          type="checkbox"
+          checked={terms}
+          onChange={(e) => setTerms(e.target.checked)}
+          className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700"
+        />
+        <label htmlFor={termsId} className="text-sm text-ink">
+          I agree to the{' '}
+          <a href="/terms-conditions" target="_blank" rel="noopener" className="font-medium text-brand-700 underline">
+            Terms and Conditions
+          </a>{' '}
+          and the{' '}
+          <a href="/privacy-policy" target="_blank" rel="noopener" className="font-medium text-brand-700 underline">
+            Privacy Policy
+          </a>
+        </label>
+      </div>
+      <Button type="submit" size="lg" disabled={!canSubmitSignUp(terms) || busy} aria-busy={busy}>
+        {busy ? 'Creating your account…' : 'Sign Up'}
+      </Button>
+      <p className="text-center text-sm text-ink-muted">
+        Already have an account?{' '}
+        <button type="button" onClick={onSwitch} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+          Sign In
+        </button>
+      </p>
+    </form>
+  );
+}

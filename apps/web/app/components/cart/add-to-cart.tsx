@@ -1,0 +1,71 @@
+import { MAX_CART_LINES, MAX_LINE_QUANTITY } from '@storefront/shared';
+import { cartActions } from '../../lib/cart-store.ts';
+import { useSkuPrice } from '../../lib/currency.tsx';
+import { toast } from '../../lib/toast.ts';
+import { Button } from '../ui/button.tsx';
+import { CartIcon } from '../ui/icons.tsx';
+
+/** What a product card or the product page hands to the cart (cart feature fills this). */
+export interface AddToCartProps {
+  product: {
+    id: number;
+    title: string;
+    slug: string;
+    image: string | null;
+    /** The product's categories (its leaf at least): lets category discounts show before checkout. */
+    categoryIds?: number[];
+  };
+  sku: {
+    code: string;
+    salesPrice: number;
+    discountedSalesPrice: number | null;
+    /** The chosen attribute values, such as "Walnut / 3 Seater". */
+    label?: string;
+  };
+  /** Set when the line is a bundle (spec §3: sourceType 'bundle'). */
+  sourceType?: 'bundle';
+  quantity?: number;
+  disabled?: boolean;
+  /** 'full' on the product page, 'compact' on cards. */
+  variant?: 'full' | 'compact';
+}
+
+/**
+ * Adds a sku to the cart (spec §4: the quantity merges when the sku is already there) at
+ * the price the page shows: the same shared rule the server's quote applies.
+ */
+export function AddToCartButton({ product, sku, sourceType, quantity = 1, disabled, variant = 'full' }: AddToCartProps) {
+  const price = useSkuPrice({
+    productId: product.id,
+    categoryIds: product.categoryIds ?? [],
+    skuCode: sku.code,
+    salesPrice: sku.salesPrice,
+    discountedSalesPrice: sku.discountedSalesPrice,
+  });
+
+  const add = () => {
+    const result = cartActions.add({
+      product: { id: product.id, title: product.title, slug: product.slug, image: product.image, ...(product.categoryIds ? { categoryIds: product.categoryIds.slice(0, 20) } : {}) },
+      sku: { code: sku.code, salesPrice: sku.salesPrice, discountedSalesPrice: sku.discountedSalesPrice, ...(sku.label ? { label: sku.label.slice(0, 200) } : {}) },
+      quantity,
+      sourceType,
+      unitPrice: price.unitPrice,
+    });
+    if (result === 'full') toast.error(`Your cart holds at most ${MAX_CART_LINES} different items`);
+    else if (result === 'capped') toast.error(`You can order at most ${MAX_LINE_QUANTITY} of one item`);
+    else toast.success(`${product.title} added to your cart`);
+  };
+
+  if (variant === 'compact') {
+    return (
+      <Button variant="secondary" size="sm" onClick={add} disabled={disabled} aria-label={`Add ${product.title} to cart`} data-testid="add-to-cart">
+        <CartIcon width={18} height={18} /> Add
+      </Button>
+    );
+  }
+  return (
+    <Button size="lg" onClick={add} disabled={disabled} className="w-full sm:w-auto" data-testid="add-to-cart">
+      <CartIcon width={20} height={20} /> Add to Cart
+    </Button>
+  );
+}

@@ -1,0 +1,183 @@
+import * as Accordion from '@radix-ui/react-accordion';
+import { categoryPath } from '@storefront/shared';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { cachedCategories, refreshAttributes } from '../../lib/catalogue-cache.ts';
+import { ChevronDownIcon } from '../ui/icons.tsx';
+import { categoryTree, type MenuCategory } from './category-tree.ts';
+
+/**
+ * The browser caches of spec §4/§9 are filled once per visit, when the browser is idle.
+ * The cached categories also stand in for the menu if the page came without them.
+ */
+function useCatalogueCaches(categories: MenuCategory[]): MenuCategory[] {
+  const [fallback, setFallback] = useState<MenuCategory[] | null>(null);
+  useEffect(() => {
+    const run = () => {
+      void cachedCategories().then((list) => {
+        if (list && !categories.length) setFallback(categoryTree(list));
+      });
+      void refreshAttributes();
+    };
+    const w = window as Window & { requestIdleCallback?: (cb: () => void) => number };
+    if (w.requestIdleCallback) w.requestIdleCallback(run);
+    else setTimeout(run, 1);
+    // Once per page load: the caches outlive navigations.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return categories.length ? categories : (fallback ?? []);
+}
+
+const link = 'rounded px-1 py-0.5 hover:text-brand-700 hover:underline';
+
+/**
+ * spec §2: the desktop mega menu of children and grandchildren, each with an
+ * 'All {category}' link. A disclosure (a button that shows and hides a panel of links):
+ * the WAI pattern for site navigation, lighter than a menu widget and fully keyboard
+ * usable. Escape closes it and returns focus to the button; so do a click outside it and
+ * any navigation.
+ */
+export function CategoryMenu({ categories: given }: { categories: MenuCategory[] }) {
+  const categories = useCatalogueCaches(given);
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const panelId = useId();
+  const location = useLocation();
+
+  useEffect(() => setOpen(false), [location.pathname, location.search]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
+
+  if (!categories.length) return null;
+  return (
+    <div
+      ref={root}
+      className="hidden lg:block"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+      onBlur={(e) => {
+        if (open && e.relatedTarget && !root.current?.contains(e.relatedTarget as Node)) setOpen(false);
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+        className="inline-flex h-11 items-center gap-1 rounded-md px-3 text-[0.95rem] font-medium text-ink hover:bg-sand-100"
+      >
+        Categories <ChevronDownIcon width={18} height={18} className={`transition-transform ${open ? 'rotate-180' : ''}`} />
+      </button>
+      <div id={panelId} hidden={!open} className="absolute inset-x-0 top-full max-h-[calc(100vh-7rem)] overflow-y-auto border-b border-sand-200 bg-paper shadow-lg">
+        <nav aria-label="Categories" className="container-page grid grid-cols-3 gap-x-8 gap-y-6 py-6 lg:grid-cols-6">
+          {categories.map((top) => (
+            <div key={top.id}>
+              <Link to={categoryPath(top)} className="text-base font-semibold text-ink hover:text-brand-700 hover:underline">
+                {top.name}
+              </Link>
+              <ul className="mt-2 space-y-1.5 text-sm">
+                {top.children.map((child) => (
+                  <li key={child.id}>
+                    <Link to={categoryPath(child)} className={`${link} font-medium text-ink`}>
+                      {child.name}
+                    </Link>
+                    {child.children.length > 0 && (
+                      <ul className="mt-1 space-y-1 border-l border-sand-200 pl-3 text-ink-muted">
+                        {child.children.map((g) => (
+                          <li key={g.id}>
+                            <Link to={categoryPath(g)} className={link}>
+                              {g.name}
+                            </Link>
+                          </li>
+                        ))}
+                        <li>
+                          <Link to={categoryPath(child)} className={`${link} text-brand-700`}>
+                            All {child.name}
+                          </Link>
+                        </li>
+                      </ul>
+                    )}
+                  </li>
+                ))}
+                <li className="pt-1">
+                  <Link to={categoryPath(top)} className={`${link} font-medium text-brand-700`}>
+                    All {top.name}
+                  </Link>
+                </li>
+              </ul>
+            </div>
+          ))}
+        </nav>
+      </div>
+    </div>
+  );
+}
+
+/** The category tree inside the mobile menu (the hamburger's sheet): one section per top category. */
+export function MobileCategoryMenu({ categories: given, onNavigate }: { categories: MenuCategory[]; onNavigate(): void }) {
+  const categories = useCatalogueCaches(given);
+  if (!categories.length) return null;
+  const item = 'block rounded-md px-3 py-2.5 hover:bg-sand-100';
+  return (
+    <nav aria-label="Categories" className="mb-4 border-b border-sand-200 pb-4">
+      <p className="px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-ink-muted">Categories</p>
+      <Accordion.Root type="single" collapsible>
+        {categories.map((top) => (
+          <Accordion.Item key={top.id} value={String(top.id)}>
+            <Accordion.Header>
+              <Accordion.Trigger className="group flex w-full items-center justify-between rounded-md px-3 py-3 text-left text-base font-medium hover:bg-sand-100">
+                {top.name}
+                <ChevronDownIcon width={20} height={20} className="transition-transform group-data-[state=open]:rotate-180" />
+              </Accordion.Trigger>
+            </Accordion.Header>
+            <Accordion.Content>
+              <ul className="pb-2 pl-3">
+                <li>
+                  <Link to={categoryPath(top)} onClick={onNavigate} className={`${item} font-medium text-brand-700`}>
+                    All {top.name}
+                  </Link>
+                </li>
+                {top.children.map((child) => (
+                  <li key={child.id}>
+                    <Link to={categoryPath(child)} onClick={onNavigate} className={item}>
+                      {child.name}
+                    </Link>
+                    {child.children.length > 0 && (
+                      <ul className="ml-3 border-l border-sand-200 pl-2 text-[0.95rem] text-ink-muted">
+                        {child.children.map((g) => (
+                          <li key={g.id}>
+                            <Link to={categoryPath(g)} onClick={onNavigate} className={item}>
+                              {g.name}
+                            </Link>
+                          </li>
+                        ))}
+                        <li>
+                          <Link to={categoryPath(child)} onClick={onNavigate} className={`${item} text-brand-700`}>
+                            All {child.name}
+                          </Link>
+                        </li>
+                      </ul>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </Accordion.Content>
+          </Accordion.Item>
+        ))}
+      </Accordion.Root>
+    </nav>
+  );
+}

@@ -1,0 +1,78 @@
+import { productPath, type TProductCard } from '@storefront/shared';
+import { Link } from 'react-router';
+import { WishlistToggle } from '../account/wishlist-toggle.tsx';
+import { AddToCartButton } from '../cart/add-to-cart.tsx';
+import { Price } from './price.tsx';
+
+/** One product in a listing: picture, name, model number, colours, price, wishlist heart and Add. */
+export function ProductCard({ product, eager = false }: { product: TProductCard; eager?: boolean }) {
+  const href = productPath(product.slug);
+  const colors = product.colors.slice(0, 5);
+  return (
+    <article className="group relative flex h-full flex-col overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]" data-testid="product-card">
+      <Link to={href} className="block bg-sand-100" tabIndex={-1} aria-hidden="true">
+        {product.image ? (
+          <img
+            src={product.image.url}
+            alt=""
+            width={800}
+            height={600}
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+            className="aspect-[4/3] w-full object-cover transition-transform duration-300 group-hover:scale-[1.02]"
+          />
+        ) : (
+          <div className="aspect-[4/3] w-full" />
+        )}
+      </Link>
+      <div className="pointer-events-none absolute left-2 top-2 flex gap-1">
+        {product.isNewArrival && <span className="rounded bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white">New</span>}
+        {product.kind === 'bundle' && <span className="rounded bg-ink px-2 py-0.5 text-xs font-semibold text-white">Set</span>}
+      </div>
+      <div className="absolute right-2 top-2">
+        <WishlistToggle itemId={product.id} skuCode={product.sku.code} title={product.title} />
+      </div>
+      <div className="flex flex-1 flex-col gap-1.5 p-4">
+        {product.modelCode && <p className="text-xs font-medium tracking-wide text-ink-muted">{product.modelCode}</p>}
+        <h3 className="text-[0.95rem] font-semibold leading-snug">
+          <Link to={href} className="hover:text-brand-700 hover:underline">
+            {product.title}
+          </Link>
+        </h3>
+        {colors.length > 1 && (
+          <p className="flex items-center gap-1.5">
+            <span className="sr-only">Available in {product.colors.map((c) => c.label).join(', ')}</span>
+            {colors.map((c) => (
+              <span key={c.value} aria-hidden="true" title={c.label} className="h-3.5 w-3.5 rounded-full ring-1 ring-sand-300" style={{ background: /^[0-9a-f]{6}$/i.test(c.value) ? `#${c.value}` : undefined }} />
+            ))}
+            {product.colors.length > colors.length && <span className="text-xs text-ink-muted" aria-hidden="true">+{product.colors.length - colors.length}</span>}
+          </p>
+        )}
+        <div className="mt-auto pt-2">
+          {product.skuCount > 1 && <p className="text-xs text-ink-muted">From</p>}
+          <Price productId={product.id} categoryIds={product.categoryIds} sku={product.sku} />
+        </div>
+        <div className="pt-2">
+          <AddToCartButton
+            variant="compact"
+            product={{ id: product.id, title: product.title, slug: product.slug, image: product.image?.url ?? null, categoryIds: product.categoryIds }}
+            sku={product.sku}
+            sourceType={product.kind === 'bundle' ? 'bundle' : undefined}
+          />
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function ProductGrid({ products, eagerCount = 0, className = '' }: { products: TProductCard[]; eagerCount?: number; className?: string }) {
+  return (
+    <ul className={`grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4 ${className}`}>
+      {products.map((p, i) => (
+        <li key={p.id}>
+          <ProductCard product={p} eager={i < eagerCount} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,94 @@
+import { type TUploadedFile, type TUploadType, UPLOAD, UPLOAD_ACCEPT } from '@storefront/shared';
+import { type ChangeEvent, useId, useRef } from 'react';
+import { useUpload } from '../../lib/use-upload.ts';
+import { Button } from '../ui/button.tsx';
+import { UploadProgress, formatBytes } from '../ui/progress.tsx';
+
+const KINDS: Record<TUploadType, string> = {
+  image: 'PNG, JPEG, GIF or WebP',
+  document: 'PNG, JPEG, GIF, WebP or PDF',
+};
+
+/**
+ * A labelled "choose a file" control that uploads at once with a progress bar and Cancel
+ * (issue #8), for any screen that takes a file: a booking's payment proof, a profile
+ * picture. `onUploaded` gets the stored file (its uuid is what other endpoints take).
+ */
+export function FileUploadField({
+  label,
+  type,
+  onUploaded,
+  maxBytes = UPLOAD.maxBytes,
+  buttonText = 'Choose a file',
+  disabled = false,
+}: {
+  label: string;
+  type: TUploadType;
+  onUploaded(file: TUploadedFile): void | Promise<void>;
+  maxBytes?: number;
+  buttonText?: string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const last = useRef<File | null>(null);
+  const { state, start, cancel, refuse } = useUpload();
+  const running = state.phase === 'uploading' || state.phase === 'processing';
+
+  async function send(file: File) {
+    last.current = file;
+    // Quick answers for the obvious cases; the server decides from the bytes either way.
+    if (file.size > maxBytes) return refuse(file.name, `Please choose a file of at most ${formatBytes(maxBytes)}.`);
+    if (file.type && !UPLOAD_ACCEPT[type].includes(file.type)) return refuse(file.name, `Please choose a ${KINDS[type]} file.`);
+    const stored = await start(file, type);
+    if (stored) await onUploaded(stored);
+  }
+
+  function choose(e: ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (file) void send(file);
+  }
+
+  const hint = `${KINDS[type]}, up to ${formatBytes(maxBytes)}.`;
+  return (
+    <div>
+      <p id={`${id}-label`} className="text-sm font-semibold text-ink">
+        {label}
+      </p>
+      <p id={`${id}-hint`} className="mt-0.5 text-sm text-ink-muted">
+        {hint}
+      </p>
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept={UPLOAD_ACCEPT[type].join(',')}
+        className="sr-only"
+        tabIndex={-1}
+        aria-labelledby={`${id}-label`}
+        onChange={choose}
+        data-testid="file-upload-input"
+      />
+      {!running && (
+        <Button
+          variant="secondary"
+          className="mt-3"
+          disabled={disabled}
+          aria-describedby={`${id}-hint`}
+          onClick={() => input.current?.click()}
+        >
+          {state.phase === 'done' ? 'Choose another file' : buttonText}
+        </Button>
+      )}
+      <div className="mt-3 max-w-md" aria-live="polite">
+        <UploadProgress
+          state={state}
+          label={`Uploading ${label.toLowerCase()}`}
+          onCancel={cancel}
+          onRetry={last.current ? () => void send(last.current!) : undefined}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+import * as Accordion from '@radix-ui/react-accordion';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { SupportEmailLink } from '../contact/support-email-link.tsx';
+import { brandName, list, SOCIAL, type SiteSettings, type Social } from '../../lib/site.ts';
+import { ChevronDownIcon, FacebookIcon, InstagramIcon, LinkedinIcon, MailIcon, PhoneIcon, YoutubeIcon } from '../ui/icons.tsx';
+import { Logo } from './logo.tsx';
+
+type FooterLink = { label: string; to: string };
+
+// spec §2, footer links; "Delivery and Shipping Information" opens a real page (decisions.md).
+const COLUMNS: { title: string; links: FooterLink[] }[] = [
+  {
+    title: 'About Us',
+    links: [
+      { label: 'About Us', to: '/about' },
+      { label: 'Contact Us', to: '/contact' },
+      { label: 'Our Showroom', to: '/outlets' },
+      { label: 'Product Catalog', to: '/shop' },
+    ],
+  },
+  {
+    title: 'Our Company',
+    links: [
+      { label: 'Company Profile', to: '/coming-soon' },
+      { label: 'License and Certificates', to: '/coming-soon' },
+      { label: 'Career', to: '/coming-soon' },
+      { label: 'Press', to: '/coming-soon' },
+    ],
+  },
+  {
+    title: 'Customer Service',
+    links: [
+      { label: 'Terms and Conditions', to: '/terms-conditions' },
+      { label: 'Privacy Policy', to: '/privacy-policy' },
+      { label: 'Return and Refund Policy', to: '/return' },
+      { label: 'Delivery and Shipping Information', to: '/delivery-shipping' },
+    ],
+  },
+];
+
+const SOCIAL_ICONS: Record<Social, { icon: ReactNode; label: string }> = {
+  facebook: { icon: <FacebookIcon />, label: 'Facebook' },
+  instagram: { icon: <InstagramIcon />, label: 'Instagram' },
+  youtube: { icon: <YoutubeIcon />, label: 'YouTube' },
+  linkedin: { icon: <LinkedinIcon />, label: 'LinkedIn' },
+};
+
+function LinkList({ links }: { links: FooterLink[] }) {
+  return (
+    <ul className="space-y-2.5">
+      {links.map((l) => (
+        <li key={l.label}>
+          <Link to={l.to} className="text-sand-200 hover:text-white hover:underline">
+            {l.label}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function FollowUs({ settings }: { settings: SiteSettings }) {
+  const hotline = settings['contact.hotline'];
+  const intl = settings['contact.hotlineInternational'];
+  const email = settings['contact.supportEmail'];
+  return (
+    <div className="space-y-4">
+      <ul className="flex gap-2">
+        {SOCIAL.filter((s) => settings[`social.${s}`]).map((s) => (
+          <li key={s}>
+            <a
+              href={settings[`social.${s}`]}
+              rel="noopener noreferrer"
+              target="_blank"
+              aria-label={SOCIAL_ICONS[s].label}
+              className="inline-flex h-10 w-10 items-center justify-center rounded-full bg-white/10 text-white hover:bg-white/20"
+            >
+              {SOCIAL_ICONS[s].icon}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <ul className="space-y-2 text-sand-200">
+        {hotline && (
+          <li className="flex items-center gap-2">
+            <PhoneIcon width={18} height={18} /> Hotline <a className="font-semibold text-white hover:underline" href={`tel:${hotline}`}>{hotline}</a>
+          </li>
+        )}
+        {intl && (
+          <li className="flex items-center gap-2">
+            <PhoneIcon width={18} height={18} /> International <a className="font-semibold text-white hover:underline" href={`tel:${intl.replace(/\s+/g, '')}`}>{intl}</a>
+          </li>
+        )}
+        {email && (
+          <li className="flex items-center gap-2">
+            <MailIcon width={18} height={18} />
+            <SupportEmailLink className="font-semibold text-white hover:underline" email={email} />
+          </li>
+        )}
+      </ul>
+    </div>
+  );
+}
+
+export function SiteFooter({ settings }: { settings: SiteSettings }) {
+  const brand = brandName(settings);
+  const year = new Date().getFullYear();
+  const registrations = [settings['company.tin'], settings['company.bin'], settings['company.tradeLicence']].filter(Boolean);
+  return (
+    <footer className="mt-16 bg-brand-800 text-sm text-white" aria-labelledby="footer-heading">
+      <h2 id="footer-heading" className="sr-only">
+        Footer
+      </h2>
+      <div className="container-page py-10 md:py-12">
+        <div className="mb-8 flex items-center gap-2">
+          <Logo name={brand} inverted />
+        </div>
+
+        {/* Desktop: four columns */}
+        <div className="hidden gap-8 lg:grid lg:grid-cols-4">
+          {COLUMNS.map((c) => (
+            <section key={c.title} aria-label={c.title}>
+              <h3 className="mb-4 text-base font-semibold">{c.title}</h3>
+              <LinkList links={c.links} />
+            </section>
+          ))}
+          <section aria-label="Follow Us">
+            <h3 className="mb-4 text-base font-semibold">Follow Us</h3>
+            <FollowUs settings={settings} />
+          </section>
+        </div>
+
+        {/* Mobile: the same groups as an accordion */}
+        <Accordion.Root type="multiple" className="divide-y divide-white/15 border-y border-white/15 lg:hidden">
+          {[...COLUMNS.map((c) => ({ title: c.title, body: <LinkList links={c.links} /> })), { title: 'Follow Us', body: <FollowUs settings={settings} /> }].map(
+            (g) => (
+              <Accordion.Item key={g.title} value={g.title}>
+                <Accordion.Header>
+                  <Accordion.Trigger className="group flex w-full items-center justify-between py-4 text-left text-base font-semibold">
+                    {g.title}
+                    <ChevronDownIcon className="transition-transform group-data-[state=open]:rotate-180" />
+                  </Accordion.Trigger>
+                </Accordion.Header>
+                <Accordion.Content className="pb-4">{g.body}</Accordion.Content>
+              </Accordion.Item>
+            ),
+          )}
+        </Accordion.Root>
+
+        <div className="mt-10 flex flex-col gap-6 border-t border-white/15 pt-8 lg:flex-row lg:items-center lg:justify-between">
+          <div>
+            <p className="mb-2 text-sand-200">We accept</p>
+            <ul className="flex flex-wrap gap-2">
+              {list(settings['payment.logos']).map((name) => (
+                <li key={name}>
+                  <img src={`/media/badges/${name}.svg`} alt={name} width={80} height={40} loading="lazy" className="h-8 w-16 rounded bg-white" />
+                </li>
+              ))}
+            </ul>
+          </div>
+          {settings['payment.sslLogo'] && (
+            <img
+              src={`/media/badges/${settings['payment.sslLogo']}.svg`}
+              alt="Secure payment by SSLCOMMERZ"
+              width={220}
+              height={40}
+              loading="lazy"
+              className="h-10 w-[220px] rounded bg-white"
+            />
+          )}
+        </div>
+        <div className="mt-8 flex flex-col gap-2 text-sand-200 md:flex-row md:items-center md:justify-between">
+          <p>
+            © {year} {brand}. All rights reserved.
+          </p>
+          {registrations.length > 0 && <p className="text-xs">{registrations.join(' · ')}</p>}
+        </div>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,31 @@
+import type { TApiError } from '@storefront/shared';
+import { data, type AppLoadContext } from 'react-router';
+import './context.ts';
+
+/** An API answer that was not 2xx, with the API's one error shape. */
+export class ApiCallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: TApiError | null,
+  ) {
+    super(body?.error.message ?? `API answered ${status}`);
+  }
+}
+
+/**
+ * Calls the shop's API from a loader or action (in-process, see WebLoadContext) and
+ * returns its JSON. A 404 from the API becomes the page's 404, and so does a 400: the
+ * API refused a value taken from the page's address (an invoice id that is not one, a
+ * NUL byte), so there is no such page — not a server error. Other failures throw.
+ */
+export async function apiJson<T>(context: AppLoadContext, path: string, init?: { method?: string; body?: unknown }): Promise<T> {
+  const res = await context.api(path, init);
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!res.ok) {
+    if (res.status === 404) throw data({ message: json?.error?.message ?? 'Not found' }, { status: 404 });
+    if (res.status === 400) throw data({ message: 'This address is not valid' }, { status: 404 });
+    throw new ApiCallError(res.status, json);
+  }
+  return json as T;
+}

@@ -1,0 +1,5 @@
+import type { WebLoadContext } from '@storefront/shared';
+
+declare module 'react-router' {
+  interface AppLoadContext extends WebLoadContext {}
+}

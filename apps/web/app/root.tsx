@@ -1,0 +1,95 @@
+import { ERROR_PAGE_DEFAULTS } from '@storefront/shared';
+import type { ReactNode } from 'react';
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from 'react-router';
+import type { Route } from './+types/root';
+import './app.css';
+import { ErrorPage } from './components/layout/error-page.tsx';
+import { SiteFooter } from './components/layout/site-footer.tsx';
+import { SiteHeader } from './components/layout/site-header.tsx';
+import { Toaster } from './components/ui/toaster.tsx';
+import { HomePopups } from './components/home/home-popups.tsx';
+import { useBuildFreshness } from './lib/build-freshness.ts';
+import { loadSession } from './components/account/session.server.ts';
+import { loadCurrencies, loadPricing } from './components/cart/currencies.server.ts';
+import { loadCategoryMenu } from './components/catalogue/category-menu.server.ts';
+import { configureApi } from './lib/api-client.ts';
+import { PricingProvider } from './lib/currency.tsx';
+import { apiJson } from './lib/api.server.ts';
+import { useNonce } from './lib/nonce.ts';
+import type { SiteSettings } from './lib/site.ts';
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  // What every page's header and footer need, fetched side by side.
+  const [settings, categories, user, currencies, pricing] = await Promise.all([
+    apiJson<SiteSettings>(context, '/api/kvps'),
+    loadCategoryMenu(context),
+    loadSession(context),
+    loadCurrencies(context),
+    loadPricing(context, request),
+  ]);
+  return { settings, categories, user, currencies, pricing, apiKey: context.apiKey, publicUrl: context.publicUrl };
+}
+
+// Site settings change rarely; navigations inside the app need not fetch them again. An
+// explicit revalidation (useRevalidator, as after sign-in, sign-out or a profile change:
+// same URL, no form) does run, so the header and everything that depends on the
+// signed-in customer change at once.
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod }: ShouldRevalidateFunctionArgs) {
+  return !formMethod && currentUrl.href === nextUrl.href;
+}
+
+export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const nonce = useNonce();
+  useBuildFreshness();
+  const settings = data?.settings ?? {};
+  if (data?.apiKey) configureApi(data.apiKey);
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1f4d3a" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 focus:rounded-md focus:bg-paper focus:px-4 focus:py-2">
+          Skip to content
+        </a>
+        {/* Display currency and discounts for every price on the page (lib/currency.tsx). */}
+        <PricingProvider currencies={data?.currencies ?? []} currency={data?.pricing?.currency} discounts={data?.pricing?.discounts ?? []}>
+          <SiteHeader settings={settings} categories={data?.categories ?? []} user={data?.user ?? null} currencies={data?.currencies ?? []} />
+          <main id="main" className="flex-1">
+            {children}
+          </main>
+          <SiteFooter settings={settings} />
+        </PricingProvider>
+        <Toaster />
+        <HomePopups signedIn={!!data?.user} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function meta({ error }: Route.MetaArgs) {
+  if (!error) return [];
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return [{ title: status === 404 ? ERROR_PAGE_DEFAULTS[404].statusMessage : ERROR_PAGE_DEFAULTS[500].statusMessage }];
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error)) {
+    const description = typeof error.data === 'object' && error.data && 'message' in error.data ? String(error.data.message) : undefined;
+    return <ErrorPage status={error.status} description={description} />;
+  }
+  return <ErrorPage status={500} />;
+}

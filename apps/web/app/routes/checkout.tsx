@@ -1,0 +1,450 @@
+import {
+  CHECKOUT_MESSAGES,
+  DELIVERY_FEES,
+  DELIVERY_METHOD_LABELS,
+  DIVISION_NAMES,
+  deliveryFee,
+  displayMobile,
+  districtsOf,
+  type FieldErrors,
+  hasErrors,
+  type TAddress,
+  type TAddressFields,
+  type TBranch,
+  type TCartQuote,
+  type TCheckoutResponse,
+  type TDeliveryMethod,
+  type TPage,
+  type TPaymentMethod,
+  validateAddress,
+  validateGuestContact,
+} from '@storefront/shared';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useRevalidator, useRouteLoaderData } from 'react-router';
+import type { ShellUser } from '../components/account/shell-user.ts';
+import { FormAlert, focusFirstError, SelectField, TextField } from '../components/account/form-field.tsx';
+import { AlertIcon } from '../components/cart/cart-icons.tsx';
+import { EMPTY_CART_TEXT } from '../components/cart/cart-slots.tsx';
+import { OrderLines, OrderTotals } from '../components/checkout/order-lines.tsx';
+import { Button, ButtonLink } from '../components/ui/button.tsx';
+import { apiFetch } from '../lib/api-client.ts';
+import { cartActions, useCart, useCartReady } from '../lib/cart-store.ts';
+import { useMoney } from '../lib/currency.tsx';
+import { session, useSessionUser } from '../lib/session-store.ts';
+import { brandName, type SiteSettings } from '../lib/site.ts';
+import type { Route } from './+types/checkout';
+
+// /checkout (spec §2): where the order is placed. The cart's skus and quantities go to
+// POST /api/checkouts, which prices them itself; what this page shows comes from the same
+// server quote (POST /api/carts/quote) plus the shared delivery fee rule, so what the
+// shopper sees is what is charged — in taka, whatever the display currency.
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const [addresses, branches] = await Promise.all([
+    context
+      .api('/api/addresses/search', { method: 'POST', body: { page: 1, size: 50 } })
+      .then(async (r) => (r.ok ? ((await r.json()) as TPage<TAddress>).list : []))
+      .catch(() => [] as TAddress[]),
+    context
+      .api('/api/branches')
+      .then(async (r) => (r.ok ? ((await r.json()) as { list: TBranch[] }).list : []))
+      .catch(() => [] as TBranch[]),
+  ]);
+  return { addresses, showrooms: branches.filter((b) => b.kind !== 'warehouse') };
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  const settings = (matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {};
+  return [{ title: `Checkout — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
+}
+
+const PAYMENT_CHOICES: { id: TPaymentMethod; title: string; text: string }[] = [
+  { id: 'card', title: 'Card or mobile banking', text: 'Visa, Mastercard, Amex, bKash, Nagad and internet banking through our secure payment partner.' },
+  { id: 'cod', title: 'Cash on delivery', text: 'Pay in cash when your furniture arrives (or when you collect it).' },
+  { id: 'later', title: 'Pay later (booking)', text: 'We hold the items for you. Pay at a showroom or by bank transfer, then upload the slip.' },
+];
+
+type Contact = { name: string; mobile: string; email: string };
+
+export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
+  const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
+  const user = useSessionUser(root?.user ?? null);
+  const cart = useCart();
+  const ready = useCartReady();
+  const money = useMoney();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const { addresses, showrooms } = loaderData;
+
+  const [quote, setQuote] = useState<{ key: string; data: TCartQuote } | null>(null);
+  const [quoteFailed, setQuoteFailed] = useState(false);
+  const [delivery, setDelivery] = useState<TDeliveryMethod>('home_delivery');
+  const [payment, setPayment] = useState<TPaymentMethod>('card');
+  const defaultAddress = addresses.find((a) => a.isDefault) ?? addresses[0];
+  const [addressChoice, setAddressChoice] = useState<number | 'new'>(defaultAddress?.id ?? 'new');
+  const [address, setAddress] = useState<TAddressFields>({ fullName: '', phone: '', division: '', district: '', area: '', addressLine: '' });
+  const [contact, setContact] = useState<Contact>({ name: '', mobile: '', email: '' });
+  const [pickup, setPickup] = useState<number | ''>('');
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [alert, setAlert] = useState<ReactNode>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  // Saved addresses arrive when the shopper signs in on this page.
+  useEffect(() => {
+    if (defaultAddress && addressChoice === 'new' && !address.fullName) setAddressChoice(defaultAddress.id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [defaultAddress?.id]);
+
+  const key = JSON.stringify([cart.lines.map((l) => [l.sku.code, l.quantity]), cart.couponCode]);
+  useEffect(() => {
+    if (!ready || cart.lines.length === 0) return;
+    const controller = new AbortController();
+    void apiFetch<TCartQuote>('/api/carts/quote', {
+      body: { lines: cart.lines.map((l) => ({ skuCode: l.sku.code, quantity: l.quantity })), couponCode: cart.couponCode },
+      signal: controller.signal,
+    }).then((res) => {
+      if (controller.signal.aborted) return;
+      setQuoteFailed(!res.ok);
+      if (res.ok) setQuote({ key, data: res.data });
+    });
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, ready]);
+
+  if (!ready) {
+    return (
+      <Shell>
+        <p className="py-16 text-center text-ink-muted" aria-busy="true">
+          Loading your cart…
+        </p>
+      </Shell>
+    );
+  }
+  if (cart.lines.length === 0) {
+    return (
+      <Shell>
+        <div className="flex flex-col items-center gap-5 rounded-[var(--radius-card)] bg-paper px-6 py-16 text-center shadow-[var(--shadow-card)]">
+          <p className="text-lg font-semibold tracking-wider text-ink-muted">{EMPTY_CART_TEXT}</p>
+          <div className="flex flex-wrap justify-center gap-3">
+            <ButtonLink to="/shop">Continue Shopping</ButtonLink>
+            <ButtonLink to="/orders" variant="secondary">
+              View my orders
+            </ButtonLink>
+          </div>
+        </div>
+      </Shell>
+    );
+  }
+
+  const fresh = quote?.key === key ? quote.data : null;
+  const savedAddress = typeof addressChoice === 'number' ? addresses.find((a) => a.id === addressChoice) : undefined;
+  const district = delivery === 'showroom_pickup' ? null : savedAddress ? savedAddress.district : address.district || null;
+  const fee = delivery === 'home_delivery' && !district ? null : deliveryFee(delivery, district);
+  const problems = (fresh?.lines ?? []).filter((l) => l.status !== 'ok');
+  const couponRefused = fresh?.coupon && !fresh.coupon.applied ? fresh.coupon : null;
+  const total = fresh ? fresh.totals.total + (fee ?? 0) : null;
+
+  const lines = cart.lines.map((l) => {
+    const q = fresh?.lines.find((x) => x.skuCode === l.sku.code);
+    return {
+      key: l.sku.code,
+      title: l.product.title,
+      variant: q?.sku?.label || l.sku.label,
+      image: l.product.image,
+      quantity: l.quantity,
+      lineTotal: q ? q.subTotal : l.subTotal,
+      listTotal: q ? q.salesPrice * l.quantity : undefined,
+    };
+  });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (busy) return;
+    setAlert(null);
+    const found: Record<string, string> = {};
+    if (!user) {
+      for (const [k, v] of Object.entries(validateGuestContact(contact))) if (v) found[`contact.${k}`] = v;
+    }
+    if (delivery === 'home_delivery' && addressChoice === 'new') {
+      for (const [k, v] of Object.entries(validateAddress(address) as FieldErrors<keyof TAddressFields>)) if (v) found[`address.${k}`] = v;
+    }
+    if (delivery === 'showroom_pickup' && !pickup) found.pickupBranchId = CHECKOUT_MESSAGES.pickupRequired;
+    setErrors(found);
+    if (hasErrors(found)) {
+      requestAnimationFrame(() => focusFirstError(form.current));
+      return;
+    }
+    setBusy(true);
+    const body = {
+      items: cart.lines.map((l) => ({ skuCode: l.sku.code, quantity: l.quantity })),
+      couponCode: cart.couponCode,
+      paymentMethod: payment,
+      deliveryMethod: delivery,
+      ...(delivery === 'showroom_pickup' ? { pickupBranchId: Number(pickup) } : addressChoice === 'new' ? { address } : { addressId: addressChoice }),
+      ...(user ? {} : { contact }),
+      ...(note.trim() ? { note: note.trim() } : {}),
+    };
+    const res = await apiFetch<TCheckoutResponse>('/api/checkouts', { body });
+    if (res.ok) {
+      cartActions.clear();
+      // The gateway's page is another site: a full navigation. Outcome pages are ours.
+      if (res.data.paymentUrl) window.location.assign(res.data.paymentUrl);
+      else navigate(res.data.redirectTo);
+      return;
+    }
+    setBusy(false);
+    if (res.networkError) {
+      setAlert('We could not reach the shop. Please check your connection and try again; nothing was charged.');
+      return;
+    }
+    const err = res.error;
+    if (err?.code === 'out_of_stock' || err?.code === 'items_unavailable') {
+      setAlert(
+        <>
+          {err.message}.{' '}
+          <Link to="/cart" className="font-semibold underline">
+            Change your cart
+          </Link>
+        </>,
+      );
+      setQuote(null);
+      return;
+    }
+    if (err?.code === 'coupon_not_applicable') {
+      setAlert(
+        <>
+          {err.message}.{' '}
+          <button type="button" className="font-semibold underline" onClick={() => cartActions.removeCoupon()}>
+            Continue without the coupon
+          </button>
+        </>,
+      );
+      return;
+    }
+    if (err?.fields && Object.keys(err.fields).length) {
+      setErrors(err.fields);
+      setAlert(err.message);
+      requestAnimationFrame(() => focusFirstError(form.current));
+      return;
+    }
+    setAlert(err?.message ?? 'Something went wrong on our side. Please try again in a moment.');
+  }
+
+  const submitLabel = total === null ? 'Place order' : payment === 'card' ? `Pay ${money.formatBdt(total)}` : payment === 'later' ? 'Book now, pay later' : 'Place order';
+
+  return (
+    <Shell>
+      <form ref={form} onSubmit={submit} noValidate className="grid items-start gap-6 lg:grid-cols-[1fr_24rem]" aria-label="Checkout">
+        <div className="space-y-6">
+          {alert && <FormAlert>{alert}</FormAlert>}
+
+          <Section title="1. Your details">
+            {user ? (
+              <p className="text-[0.95rem]">
+                Signed in as <strong>{user.name}</strong>. We will send the confirmation to the email of your account.
+              </p>
+            ) : (
+              <>
+                <p className="mb-4 text-sm text-ink-muted">
+                  Checking out as a guest.{' '}
+                  <button type="button" className="font-semibold text-brand-700 underline" onClick={() => session.openAuth('sign-in', () => revalidator.revalidate())}>
+                    Sign in
+                  </button>{' '}
+                  to use your saved addresses and see the order in your account.
+                </p>
+                <div className="grid gap-4 md:grid-cols-2">
+                  <TextField className="md:col-span-2" label="Full name" name="contact.name" autoComplete="name" value={contact.name} onChange={(e) => setContact({ ...contact, name: e.target.value })} error={errors['contact.name']} />
+                  <TextField label="Mobile number" name="contact.mobile" type="tel" inputMode="tel" autoComplete="tel" placeholder="01XXXXXXXXX" value={contact.mobile} onChange={(e) => setContact({ ...contact, mobile: e.target.value })} error={errors['contact.mobile']} />
+                  <TextField label="Email" name="contact.email" type="email" autoComplete="email" value={contact.email} onChange={(e) => setContact({ ...contact, email: e.target.value })} error={errors['contact.email']} />
+                </div>
+              </>
+            )}
+          </Section>
+
+          <Section title="2. Delivery">
+            <fieldset>
+              <legend className="sr-only">Delivery method</legend>
+              <div className="grid gap-3 sm:grid-cols-2">
+                {(['home_delivery', 'showroom_pickup'] as const).map((m) => (
+                  <Choice key={m} name="deliveryMethod" value={m} checked={delivery === m} onChange={() => setDelivery(m)} title={DELIVERY_METHOD_LABELS[m]}>
+                    {m === 'home_delivery'
+                      ? `Our team delivers and assembles. ${money.format(DELIVERY_FEES.insideDhaka)} inside Dhaka district, ${money.format(DELIVERY_FEES.outsideDhaka)} elsewhere.`
+                      : 'Free. We call you when your order is ready at the showroom.'}
+                  </Choice>
+                ))}
+              </div>
+            </fieldset>
+
+            {delivery === 'home_delivery' ? (
+              <div className="mt-5">
+                {addresses.length > 0 && (
+                  <fieldset className="mb-4">
+                    <legend className="mb-2 text-sm font-semibold">Deliver to</legend>
+                    <div className="grid gap-3 sm:grid-cols-2">
+                      {addresses.map((a) => (
+                        <Choice key={a.id} name="addressId" value={String(a.id)} checked={addressChoice === a.id} onChange={() => setAddressChoice(a.id)} title={a.label || a.fullName}>
+                          {a.fullName}, {a.addressLine}, {a.area}, {a.district} · {displayMobile(a.phone)}
+                        </Choice>
+                      ))}
+                      <Choice name="addressId" value="new" checked={addressChoice === 'new'} onChange={() => setAddressChoice('new')} title="A new address">
+                        Type another delivery address for this order.
+                      </Choice>
+                    </div>
+                  </fieldset>
+                )}
+                {addressChoice === 'new' && <AddressFields value={address} onChange={setAddress} errors={errors} />}
+              </div>
+            ) : (
+              <div className="mt-5 max-w-md">
+                <SelectField label="Showroom" name="pickupBranchId" value={pickup === '' ? '' : String(pickup)} onChange={(e) => setPickup(e.target.value ? Number(e.target.value) : '')} error={errors.pickupBranchId}>
+                  <option value="">Choose a showroom</option>
+                  {showrooms.map((b) => (
+                    <option key={b.id} value={b.id}>
+                      {b.name}, {b.city}
+                    </option>
+                  ))}
+                </SelectField>
+                {pickup !== '' && <p className="mt-2 text-sm text-ink-muted">{showrooms.find((b) => b.id === pickup)?.address} · {showrooms.find((b) => b.id === pickup)?.hours}</p>}
+              </div>
+            )}
+            <TextField className="mt-5" label="Note for our team (optional)" name="note" maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} placeholder="Floor, lift, best time to call…" />
+          </Section>
+
+          <Section title="3. Payment">
+            <fieldset>
+              <legend className="sr-only">Payment method</legend>
+              <div className="grid gap-3">
+                {PAYMENT_CHOICES.map((p) => (
+                  <Choice key={p.id} name="paymentMethod" value={p.id} checked={payment === p.id} onChange={() => setPayment(p.id)} title={p.title}>
+                    {p.text}
+                  </Choice>
+                ))}
+              </div>
+            </fieldset>
+          </Section>
+        </div>
+
+        <aside aria-labelledby="checkout-summary" className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] lg:sticky lg:top-24" aria-busy={!fresh}>
+          <h2 id="checkout-summary" className="text-lg font-semibold">
+            Your order
+          </h2>
+          <OrderLines lines={lines} money={money} compact />
+          {problems.length > 0 && (
+            <p role="alert" className="mb-3 flex gap-2 text-sm font-medium text-danger-600">
+              <AlertIcon className="mt-0.5 shrink-0" width={16} height={16} />
+              <span>
+                {problems.map((p) => `${p.product?.title ?? p.skuCode}: ${p.status === 'unavailable' ? 'no longer sold' : p.status === 'out_of_stock' ? 'out of stock' : `only ${p.availableQuantity} left`}`).join('; ')}.{' '}
+                <Link to="/cart" className="underline">
+                  Change your cart
+                </Link>
+              </span>
+            </p>
+          )}
+          {couponRefused && (
+            <p role="alert" className="mb-3 text-sm text-danger-600">
+              Coupon {couponRefused.code}: {couponRefused.message}.{' '}
+              <button type="button" className="font-semibold underline" onClick={() => cartActions.removeCoupon()}>
+                Remove it
+              </button>
+            </p>
+          )}
+          {fresh ? (
+            <OrderTotals
+              money={money}
+              totals={{ subTotal: fresh.totals.subTotal, discount: fresh.totals.discount, couponCode: cart.couponCode, couponAmount: fresh.totals.couponAmount, deliveryFee: fee, total: total! }}
+              totalLabel="Total to pay"
+              chargedLabel={payment === 'card' ? 'You will be charged' : payment === 'later' ? 'Amount due when you pay' : 'To pay on delivery'}
+            />
+          ) : (
+            <p className="py-4 text-sm text-ink-muted" role="status">
+              {quoteFailed ? 'We could not price your cart just now. The server prices it again when you place the order.' : 'Pricing your cart…'}
+            </p>
+          )}
+          <Button type="submit" size="lg" className="mt-5 w-full" disabled={busy || problems.length > 0 || !!couponRefused} aria-busy={busy} data-testid="place-order">
+            {busy ? 'Placing your order…' : submitLabel}
+          </Button>
+          <p className="mt-3 text-xs text-ink-muted">
+            By placing the order you accept our{' '}
+            <Link to="/terms-conditions" className="underline">
+              terms and conditions
+            </Link>{' '}
+            and{' '}
+            <Link to="/return" className="underline">
+              return policy
+            </Link>
+            .
+          </p>
+        </aside>
+      </form>
+    </Shell>
+  );
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  return (
+    <div className="container-page py-8 md:py-12">
+      <h1 className="mb-6 text-2xl font-bold tracking-tight md:text-3xl">Checkout</h1>
+      {children}
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] md:p-6" aria-label={title.replace(/^\d+\.\s*/, '')}>
+      <h2 className="mb-4 text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** A radio button drawn as a card; the whole card is its label. */
+function Choice({ name, value, checked, onChange, title, children }: { name: string; value: string; checked: boolean; onChange(): void; title: string; children: ReactNode }) {
+  return (
+    <label
+      className={`flex cursor-pointer gap-3 rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600 ${checked ? 'border-brand-700 bg-brand-50' : 'border-sand-300 bg-paper hover:bg-sand-50'}`}
+    >
+      <input type="radio" name={name} value={value} checked={checked} onChange={onChange} className="mt-1 h-4 w-4 shrink-0 accent-brand-700" />
+      <span>
+        <span className="block font-semibold">{title}</span>
+        <span className="block text-sm text-ink-muted">{children}</span>
+      </span>
+    </label>
+  );
+}
+
+function AddressFields({ value, onChange, errors }: { value: TAddressFields; onChange(v: TAddressFields): void; errors: Record<string, string> }) {
+  const set = (k: keyof TAddressFields, v: string) => onChange({ ...value, [k]: v });
+  return (
+    <div className="grid gap-4 md:grid-cols-2" data-testid="checkout-address">
+      <TextField label="Receiver’s name" name="address.fullName" autoComplete="shipping name" value={value.fullName} onChange={(e) => set('fullName', e.target.value)} error={errors['address.fullName']} />
+      <TextField label="Phone" name="address.phone" type="tel" inputMode="tel" autoComplete="shipping tel" placeholder="01XXXXXXXXX" value={value.phone} onChange={(e) => set('phone', e.target.value)} error={errors['address.phone']} />
+      <SelectField
+        label="Division"
+        name="address.division"
+        value={value.division}
+        onChange={(e) => onChange({ ...value, division: e.target.value, district: districtsOf(e.target.value).includes(value.district) ? value.district : '' })}
+        error={errors['address.division']}
+      >
+        <option value="">Choose a division</option>
+        {DIVISION_NAMES.map((d) => (
+          <option key={d} value={d}>
+            {d}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label="District" name="address.district" value={value.district} onChange={(e) => set('district', e.target.value)} error={errors['address.district']} disabled={!value.division}>
+        <option value="">{value.division ? 'Choose a district' : 'Choose a division first'}</option>
+        {districtsOf(value.division).map((d) => (
+          <option key={d} value={d}>
+            {d}
+          </option>
+        ))}
+      </SelectField>
+      <TextField label="Area" name="address.area" autoComplete="shipping address-level3" placeholder="Thana, upazila or area, such as Gulshan 2" value={value.area} onChange={(e) => set('area', e.target.value)} error={errors['address.area']} />
+      <TextField label="House, road and landmark" name="address.addressLine" autoComplete="shipping street-address" value={value.addressLine} onChange={(e) => set('addressLine', e.target.value)} error={errors['address.addressLine']} />
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import type { TPage } from '@storefront/shared';
+import { data } from 'react-router';
+import { RichText } from '../components/content/rich-text.tsx';
+import { apiJson } from '../lib/api.server.ts';
+import type { Route } from './+types/content-page';
+
+type ContentItem = { title: string; slug: string; body: string; updatedAt: string };
+
+// Site pages (about, policies, coming soon, delivery) are CMS content, by slug = path.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const slug = new URL(request.url).pathname.replace(/^\/|\/$/g, '');
+  const page = await apiJson<TPage<ContentItem>>(context, '/api/cms/articles/search', {
+    method: 'POST',
+    body: { page: 1, size: 1, textParams: [{ field: 'type', value: 'page', matchType: 'EXACT' }, { field: 'slug', value: slug, matchType: 'EXACT' }] },
+  });
+  const item = page.list[0];
+  if (!item) throw data({ message: `Page not found: /${slug}` }, { status: 404 });
+  return { item, canonical: `${context.publicUrl}/${slug}` };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  if (!data) return [];
+  const description = data.item.body.split('\n')[0].slice(0, 160);
+  return [
+    { title: data.item.title },
+    { name: 'description', content: description },
+    { tagName: 'link', rel: 'canonical', href: data.canonical },
+    { property: 'og:title', content: data.item.title },
+    { property: 'og:description', content: description },
+  ];
+}
+
+export default function ContentPage({ loaderData }: Route.ComponentProps) {
+  const { item } = loaderData;
+  return (
+    <article className="container-page max-w-3xl py-10 md:py-14">
+      <h1 className="text-3xl font-bold tracking-tight md:text-4xl">{item.title}</h1>
+      <div className="mt-6 text-[1.05rem] text-ink">
+        <RichText text={item.body} />
+      </div>
+    </article>
+  );
+}

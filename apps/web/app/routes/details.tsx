@@ -1,0 +1,331 @@
+import {
+  categoryPath,
+  chooseSku,
+  productPath,
+  skuOptions,
+  skuSelection,
+  type TAttachment,
+  type TBranch,
+  type TCmsItem,
+  type TItemContent,
+  type TPage,
+  type TProductCard,
+  type TProductDetails,
+  type TStockRow,
+  type TVariantImages,
+} from '@storefront/shared';
+import { useEffect, useMemo, useState } from 'react';
+import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router';
+import { WishlistToggle } from '../components/account/wishlist-toggle.tsx';
+import { AddToCartButton } from '../components/cart/add-to-cart.tsx';
+import { CubeIcon, TickIcon } from '../components/catalogue/catalogue-icons.tsx';
+import { Price } from '../components/catalogue/price.tsx';
+import { ProductGrid } from '../components/catalogue/product-card.tsx';
+import { ProductGallery } from '../components/catalogue/product-gallery.tsx';
+import { SkuPicker } from '../components/catalogue/sku-picker.tsx';
+import { StockSummary, StockTable } from '../components/catalogue/stock-table.tsx';
+import { RichText } from '../components/content/rich-text.tsx';
+import { apiJson } from '../lib/api.server.ts';
+import { pageMeta, settingsFrom } from '../lib/seo.ts';
+import { brandName } from '../lib/site.ts';
+import type { Route } from './+types/details';
+
+// The product page (spec §2 /details, with the product in the query string), also served
+// at its readable, canonical address /products/{slug}. The chosen sku lives in the URL
+// (?sku=) so a link shares the exact option; choosing one does not reload the data.
+
+const list = <T,>(p: Promise<{ list: T[] }>) => p.then((r) => r.list);
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  let by: string;
+  if (params.slug) by = `slug=${encodeURIComponent(params.slug)}`;
+  else if (/^\d{1,10}$/.test(url.searchParams.get('id') ?? '')) by = `id=${url.searchParams.get('id')}`;
+  else if (url.searchParams.get('slug')) by = `slug=${encodeURIComponent(url.searchParams.get('slug')!)}`;
+  else throw data({ message: 'Choose a product to see its page: /details?id=…' }, { status: 404 });
+
+  const item = await apiJson<TProductDetails>(context, `/api/v3/items/joined?${by}`);
+  const id = item.id;
+  const stockPages = async () => {
+    const rows: TStockRow[] = [];
+    for (let page = 1; page <= 20; page++) {
+      const res = await apiJson<TPage<TStockRow>>(context, '/api/stocks/items/skus/search', {
+        method: 'POST',
+        body: { page, size: 100, textParams: [{ field: 'itemId', value: id }] },
+      });
+      rows.push(...res.list);
+      if (!res.nextPageToken) break;
+    }
+    return rows;
+  };
+  const [content, bullets, articles, variants, stock, branches, related, attachments, helpTexts] = await Promise.all([
+    apiJson<TItemContent>(context, `/api/v2/items/content?itemId=${id}`),
+    list(apiJson<{ list: TCmsItem[] }>(context, `/api/v2/items/cms/bullets?itemId=${id}`)),
+    list(apiJson<{ list: TCmsItem[] }>(context, `/api/v2/items/cms/articles?itemId=${id}`)),
+    apiJson<TVariantImages>(context, `/api/items/cms/variants/images?itemId=${id}`),
+    stockPages(),
+    list(apiJson<{ list: TBranch[] }>(context, '/api/branches')),
+    list(apiJson<TPage<TProductCard>>(context, '/api/items/linked/search', { method: 'POST', body: { page: 1, size: 8, textParams: [{ field: 'itemId', value: id }] } })),
+    list(apiJson<TPage<TAttachment>>(context, '/api/items/attachments/search', { method: 'POST', body: { page: 1, size: 10, textParams: [{ field: 'itemId', value: id }] } })),
+    list(apiJson<{ list: TCmsItem[] }>(context, '/api/cms/attrs/text')),
+  ]);
+  return { item, content, bullets, articles, variants, stock, branches, related, attachments, helpTexts, canonical: `${context.publicUrl}${productPath(item.slug)}` };
+}
+
+/** Choosing another sku changes only ?sku=: nothing to load again. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (currentUrl.pathname === nextUrl.pathname) {
+    const a = new URLSearchParams(currentUrl.search);
+    const b = new URLSearchParams(nextUrl.search);
+    a.delete('sku');
+    b.delete('sku');
+    if (a.toString() === b.toString()) return false;
+  }
+  return defaultShouldRevalidate;
+}
+
+/** The sku a visitor arrives on: the one in the URL, else the cheapest (what listings show). */
+function initialSku(item: TProductDetails, code: string | null) {
+  const byCode = code ? item.skus.find((s) => s.code === code) : undefined;
+  if (byCode) return byCode;
+  const price = (s: TProductDetails['skus'][number]) => (s.discountedSalesPrice != null && s.discountedSalesPrice < s.salesPrice ? s.discountedSalesPrice : s.salesPrice);
+  return item.skus.reduce((best, s) => (price(s) < price(best) ? s : best), item.skus[0]);
+}
+
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  if (!d) return [];
+  const settings = settingsFrom(matches);
+  const { item, stock, canonical } = d;
+  const origin = new URL(canonical).origin;
+  const inStock = (code: string) => stock.some((r) => r.skuCode === code && r.quantity > 0);
+  const category = item.categories[0]?.name;
+  const description = `${item.title}${item.modelCode ? ` (${item.modelCode})` : ''}${category ? `, ${category}` : ''}. ${item.description}`;
+  const jsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: item.title,
+    description: item.description,
+    image: item.images.map((i) => new URL(i.url, origin).href),
+    sku: initialSku(item, null)?.code,
+    mpn: item.modelCode ?? undefined,
+    category,
+    brand: { '@type': 'Brand', name: brandName(settings) },
+    url: canonical,
+    offers: item.skus.map((s) => ({
+      '@type': 'Offer',
+      sku: s.code,
+      priceCurrency: 'BDT',
+      price: ((s.discountedSalesPrice != null && s.discountedSalesPrice < s.salesPrice ? s.discountedSalesPrice : s.salesPrice) / 100).toFixed(2),
+      availability: inStock(s.code) ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      itemCondition: 'https://schema.org/NewCondition',
+      url: `${canonical}?sku=${encodeURIComponent(s.code)}`,
+    })),
+  };
+  return [...pageMeta({ settings, title: item.title, description, canonical, type: 'product', image: item.image }), { 'script:ld+json': jsonLd }];
+}
+
+export default function Details({ loaderData }: Route.ComponentProps) {
+  const { item, content, bullets, articles, variants, stock, branches, related, attachments, helpTexts } = loaderData;
+  const [params, setParams] = useSearchParams();
+  // The choice shows at once; the URL follows (replace, no reload of the data).
+  const [chosen, setChosen] = useState<string | null>(params.get('sku'));
+  useEffect(() => setChosen(params.get('sku')), [params]);
+  const sku = initialSku(item, chosen);
+  const selection = sku ? skuSelection(sku) : {};
+  const options = useMemo(() => skuOptions(item.skus), [item.skus]);
+  const color = selection.color;
+
+  // The chosen colour's pictures first, then the rest.
+  const images = useMemo(() => {
+    const own = variants.variants.find((v) => v.name === 'color' && v.value === color)?.images ?? [];
+    const rest = item.images.filter((i) => !own.some((o) => o.url === i.url));
+    return [...own, ...rest];
+  }, [variants, item.images, color]);
+
+  const quantities = useMemo(() => {
+    const m = new Map<number, number>();
+    for (const r of stock) if (r.skuCode === sku?.code) m.set(r.branchId, (m.get(r.branchId) ?? 0) + r.quantity);
+    return m;
+  }, [stock, sku?.code]);
+  const inStock = [...quantities.values()].some((q) => q > 0);
+
+  const choose = (name: string, value: string) => {
+    const next = chooseSku(item.skus, selection, name, value);
+    if (!next) return;
+    setChosen(next.code);
+    const p = new URLSearchParams(params);
+    p.set('sku', next.code);
+    setParams(p, { replace: true, preventScrollReset: true });
+  };
+
+  const trail = [...item.categories].reverse();
+  const label = sku?.attributeValues.map((a) => a.displayLabel).join(' / ');
+  const model = attachments.find((a) => a.kind === '3d-model');
+
+  return (
+    <div className="container-page py-6 md:py-8">
+      <nav aria-label="Breadcrumb" className="mb-5 text-sm text-ink-muted">
+        <ol className="flex flex-wrap items-center gap-1.5">
+          <li>
+            <Link to="/" className="hover:text-brand-700 hover:underline">
+              Home
+            </Link>
+          </li>
+          {trail.map((c) => (
+            <li key={c.id} className="flex items-center gap-1.5">
+              <span aria-hidden="true">/</span>
+              <Link to={categoryPath(c)} className="hover:text-brand-700 hover:underline">
+                {c.name}
+              </Link>
+            </li>
+          ))}
+          <li className="flex items-center gap-1.5">
+            <span aria-hidden="true">/</span>
+            <span aria-current="page" className="text-ink">
+              {item.title}
+            </span>
+          </li>
+        </ol>
+      </nav>
+
+      <div className="grid gap-8 md:grid-cols-2 lg:gap-12">
+        <ProductGallery images={images} title={item.title} />
+
+        <div>
+          {item.modelCode && (
+            <p className="text-sm font-medium tracking-wide text-ink-muted">
+              Model <span data-testid="model-code">{item.modelCode}</span>
+            </p>
+          )}
+          <h1 className="mt-1 text-2xl font-bold tracking-tight md:text-3xl">{item.title}</h1>
+          {sku && (
+            <div className="mt-4">
+              <Price productId={item.id} categoryIds={item.categoryIds} sku={sku} size="lg" />
+              <p className="mt-1 text-xs text-ink-muted">
+                Option <span data-testid="sku-code">{sku.code}</span>
+                {label ? ` · ${label}` : ''}
+              </p>
+            </div>
+          )}
+
+          {options.length > 0 && (
+            <div className="mt-6">
+              <SkuPicker options={options} selection={selection} skus={item.skus} onChoose={choose} helpTexts={helpTexts} />
+            </div>
+          )}
+
+          <div className="mt-6">
+            <StockSummary quantities={quantities} branches={branches} />
+          </div>
+
+          {sku && (
+            <div className="mt-4 flex items-center gap-3">
+              <div className="flex-1 sm:flex-none">
+                <AddToCartButton
+                product={{ id: item.id, title: item.title, slug: item.slug, image: images[0]?.url ?? item.image, categoryIds: item.categoryIds }}
+                sku={{ code: sku.code, salesPrice: sku.salesPrice, discountedSalesPrice: sku.discountedSalesPrice, label }}
+                sourceType={item.kind === 'bundle' ? 'bundle' : undefined}
+                disabled={!inStock}
+                  variant="full"
+                />
+              </div>
+              <WishlistToggle itemId={item.id} skuCode={sku.code} title={item.title} />
+            </div>
+          )}
+
+          {bullets.length > 0 && (
+            <ul className="mt-6 space-y-2 text-sm">
+              {bullets.map((b) => (
+                <li key={b.id} className="flex items-start gap-2">
+                  <TickIcon width={18} height={18} className="mt-0.5 shrink-0 text-brand-700" />
+                  {b.title}
+                </li>
+              ))}
+            </ul>
+          )}
+
+          {model && (
+            <Link to={model.url} className="mt-6 inline-flex items-center gap-2 font-medium text-brand-700 hover:underline">
+              <CubeIcon /> View this sofa in 3D
+            </Link>
+          )}
+        </div>
+      </div>
+
+      <div className="mt-12 grid gap-10 lg:grid-cols-[1fr_24rem]">
+        <section aria-labelledby="about-heading">
+          <h2 id="about-heading" className="text-xl font-semibold">
+            About this product
+          </h2>
+          <div className="mt-3 text-ink">
+            <RichText text={content.description} />
+          </div>
+          {content.specifications.length > 0 && (
+            <dl className="mt-6 divide-y divide-sand-200 rounded-[var(--radius-card)] border border-sand-200 bg-paper text-sm">
+              {content.specifications.map((s) => (
+                <div key={s.label} className="grid grid-cols-[7.5rem_1fr] gap-3 px-4 py-2.5 sm:grid-cols-[10rem_1fr]">
+                  <dt className="font-medium text-ink-muted">{s.label}</dt>
+                  <dd>{s.value}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+
+          {item.skuDetails.length > 0 && (
+            <div className="mt-10">
+              <h2 className="text-xl font-semibold">In this set</h2>
+              <ul className="mt-3 divide-y divide-sand-200 rounded-[var(--radius-card)] border border-sand-200 bg-paper" data-testid="bundle-parts">
+                {item.skuDetails.map((p) => (
+                  <li key={p.skuCode} className="flex items-center gap-4 p-3">
+                    {p.product.image && <img src={p.product.image} alt="" width={96} height={72} loading="lazy" className="h-[72px] w-24 rounded object-cover" />}
+                    <div className="flex-1">
+                      <Link to={productPath(p.product.slug)} className="font-medium hover:text-brand-700 hover:underline">
+                        {p.product.title}
+                      </Link>
+                      <p className="text-sm text-ink-muted">
+                        {p.quantity} × {p.attributeValues.map((a) => `${a.optionDisplayLabel} ${a.displayLabel}`).join(', ') || p.skuCode}
+                      </p>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+
+          {articles.length > 0 && (
+            <div className="mt-10">
+              <h2 className="text-xl font-semibold">Care and buying guides</h2>
+              <div className="mt-3 grid gap-4 md:grid-cols-2">
+                {articles.map((a) => (
+                  <article key={a.id} className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)]">
+                    <h3 className="font-semibold">{a.title}</h3>
+                    <p className="mt-2 text-sm text-ink-muted">{a.body}</p>
+                  </article>
+                ))}
+              </div>
+            </div>
+          )}
+        </section>
+
+        <section aria-labelledby="stock-heading">
+          <h2 id="stock-heading" className="text-xl font-semibold">
+            Availability in our showrooms
+          </h2>
+          <p className="mt-1 text-sm text-ink-muted">For {label || sku?.code}</p>
+          <div className="mt-3 rounded-[var(--radius-card)] bg-paper p-4 shadow-[var(--shadow-card)]">
+            <StockTable quantities={quantities} branches={branches} />
+          </div>
+        </section>
+      </div>
+
+      {related.length > 0 && (
+        <section aria-labelledby="related-heading" className="mt-14">
+          <h2 id="related-heading" className="text-xl font-semibold">
+            You may also like
+          </h2>
+          <ProductGrid products={related.slice(0, 8)} className="mt-4" />
+        </section>
+      )}
+    </div>
+  );
+}

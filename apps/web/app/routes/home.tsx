@@ -1,0 +1,146 @@
+import { categoryPath, type TCmsItem, type TItemSearchResult, type TSlide } from '@storefront/shared';
+import { Link, useRouteLoaderData } from 'react-router';
+import { TickIcon } from '../components/catalogue/catalogue-icons.tsx';
+import type { MenuCategory } from '../components/catalogue/category-tree.ts';
+import { HeroCarousel } from '../components/catalogue/hero-carousel.tsx';
+import { ProductGrid } from '../components/catalogue/product-card.tsx';
+import { ArrowRightIcon } from '../components/ui/icons.tsx';
+import { apiJson } from '../lib/api.server.ts';
+import { pageMeta, settingsFrom } from '../lib/seo.ts';
+import { brandName, type SiteSettings } from '../lib/site.ts';
+import type { Route } from './+types/home';
+
+// Home: the carousel, the shop's promises, categories, new arrivals, items on sale and the
+// journal. (The campaign and subscription pop-ups are rendered by the layout.)
+
+const listing = (filter: string) => ({
+  page: 1,
+  size: 8,
+  textParams: [{ field: filter, value: true, matchType: 'EXACT' }],
+  sortParams: [{ field: 'createdAt', type: 'DESC' }],
+});
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const [slides, bullets, journal, newArrivals, onSale] = await Promise.all([
+    apiJson<{ list: TSlide[] }>(context, '/api/cms/sliders/images'),
+    apiJson<{ list: TCmsItem[] }>(context, '/api/cms/bullets'),
+    apiJson<{ list: TCmsItem[] }>(context, '/api/cms/articles/search', {
+      method: 'POST',
+      body: { page: 1, size: 20, textParams: [{ field: 'type', value: 'article', matchType: 'EXACT' }], sortParams: [{ field: 'sortOrder', type: 'ASC' }] },
+    }),
+    apiJson<TItemSearchResult>(context, '/api/v2/items/indices', { method: 'POST', body: listing('newArrival') }),
+    apiJson<TItemSearchResult>(context, '/api/v2/items/indices', { method: 'POST', body: listing('onSale') }),
+  ]);
+  return {
+    slides: slides.list,
+    bullets: bullets.list,
+    // Guides aimed at categories belong on product pages; the journal shows the general ones.
+    articles: journal.list.filter((a) => !Array.isArray(a.fields.categories)).slice(0, 4),
+    newArrivals: newArrivals.list,
+    onSale: onSale.list,
+    canonical: `${context.publicUrl}/`,
+  };
+}
+
+export function meta({ data, matches }: Route.MetaArgs) {
+  const settings = settingsFrom(matches);
+  if (!data) return [];
+  return pageMeta({
+    settings,
+    title: `${brandName(settings)} — Sofas, beds, dining and office furniture in Bangladesh`,
+    description: settings['brand.tagline'] ?? 'Furniture for Bangladeshi homes.',
+    canonical: data.canonical,
+    image: data.slides[0]?.image,
+  });
+}
+
+function SectionHeading({ id, title, to, more }: { id: string; title: string; to: string; more: string }) {
+  return (
+    <div className="flex items-end justify-between gap-4">
+      <h2 id={id} className="text-2xl font-bold tracking-tight">
+        {title}
+      </h2>
+      <Link to={to} className="inline-flex items-center gap-1 text-[0.95rem] font-semibold text-brand-700 hover:underline">
+        <span className="sm:hidden">See all</span>
+        <span className="hidden sm:inline">{more}</span> <ArrowRightIcon width={18} height={18} />
+      </Link>
+    </div>
+  );
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { slides, bullets, articles, newArrivals, onSale } = loaderData;
+  const root = useRouteLoaderData('root') as { settings?: SiteSettings; categories?: MenuCategory[] } | undefined;
+  const categories = root?.categories ?? [];
+  const tagline = root?.settings?.['brand.tagline'] ?? brandName(root?.settings ?? {});
+
+  return (
+    <>
+      <HeroCarousel slides={slides} />
+
+      <section aria-labelledby="home-title" className="border-b border-sand-200 bg-paper">
+        <div className="container-page flex flex-col gap-4 py-6 lg:flex-row lg:items-center lg:justify-between">
+          <h1 id="home-title" className="text-xl font-bold tracking-tight text-brand-800 md:text-2xl">
+            {tagline}
+          </h1>
+          {bullets.length > 0 && (
+            <ul className="grid gap-2 text-sm font-medium text-ink sm:grid-cols-3 lg:flex lg:gap-6">
+              {bullets.map((b) => (
+                <li key={b.id} className="flex items-center gap-2">
+                  <TickIcon width={18} height={18} className="shrink-0 text-brand-700" />
+                  {b.title}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+
+      {categories.length > 0 && (
+        <section className="container-page pt-12" aria-labelledby="categories-heading">
+          <SectionHeading id="categories-heading" title="Shop by category" to="/shop" more="All furniture" />
+          <ul className="mt-5 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+            {categories.map((c) => (
+              <li key={c.id}>
+                <Link to={categoryPath(c)} className="group block overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]">
+                  {c.img && <img src={c.img} alt="" width={800} height={600} loading="lazy" className="aspect-[4/3] w-full bg-sand-100 object-cover transition-transform group-hover:scale-[1.03]" />}
+                  <span className="block px-3 py-2.5 font-semibold group-hover:text-brand-700">{c.name}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {newArrivals.length > 0 && (
+        <section className="container-page pt-14" aria-labelledby="new-heading">
+          <SectionHeading id="new-heading" title="New arrivals" to="/new-arrival" more="See all new arrivals" />
+          <ProductGrid products={newArrivals} className="mt-5" />
+        </section>
+      )}
+
+      {onSale.length > 0 && (
+        <section className="container-page pt-14" aria-labelledby="sale-heading">
+          <SectionHeading id="sale-heading" title="On sale now" to="/sales" more="See all offers" />
+          <ProductGrid products={onSale} className="mt-5" />
+        </section>
+      )}
+
+      {articles.length > 0 && (
+        <section className="container-page py-14" aria-labelledby="journal-heading">
+          <h2 id="journal-heading" className="text-2xl font-bold tracking-tight">
+            From our journal
+          </h2>
+          <div className="mt-5 grid gap-6 md:grid-cols-2">
+            {articles.map((a) => (
+              <article key={a.id} className="rounded-[var(--radius-card)] bg-paper p-6 shadow-[var(--shadow-card)]">
+                <h3 className="text-lg font-semibold">{a.title}</h3>
+                <p className="mt-2 text-ink-muted">{a.body}</p>
+              </article>
+            ))}
+          </div>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+import type { TPaymentOutcome, TSale } from '@storefront/shared';
+import type { ReactNode } from 'react';
+import { Link, useRevalidator } from 'react-router';
+import { AlertIcon, CheckIcon } from '../components/cart/cart-icons.tsx';
+import { DeliveryDetails, formatDate, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
+import { Button, ButtonLink } from '../components/ui/button.tsx';
+import { useMoney } from '../lib/currency.tsx';
+import { brandName, type SiteSettings } from '../lib/site.ts';
+import type { Route } from './+types/payment-response';
+
+// The four outcome screens of spec §2: /payments/response/success|failed|cancel|later.
+// The shopper lands here from checkout or back from the payment page (after our server
+// has checked the payment with the gateway, routes/payments.ts). Each shows the order as
+// it really is now, what was charged, and the next step.
+
+const OUTCOMES: Record<string, TPaymentOutcome> = { success: 'success', failed: 'failed', cancel: 'cancel', later: 'later' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const outcome = OUTCOMES[url.pathname.split('/').pop() ?? ''] ?? 'success';
+  const invoiceId = url.searchParams.get('invoiceId') ?? '';
+  const reason = url.searchParams.get('reason');
+  if (!/^[A-Za-z0-9-]{6,40}$/.test(invoiceId)) return { outcome, invoiceId: null, sale: null, reason };
+  const read = async () => {
+    const res = await context.api(`/api/sales?invoiceId=${encodeURIComponent(invoiceId)}`);
+    return res.ok ? ((await res.json()) as TSale) : null;
+  };
+  let sale = await read();
+  // Back from the gateway but not settled yet (the notification is on its way): ask our
+  // server to check with the gateway now. It marks the order paid only if the gateway says so.
+  if (sale && outcome === 'success' && sale.status === 'pending_payment') {
+    await context.api(`/api/checkouts/confirm?invoiceId=${encodeURIComponent(invoiceId)}`, { method: 'PATCH', body: {} });
+    sale = await read();
+  }
+  return { outcome, invoiceId, sale, reason };
+}
+
+export function meta({ data, matches }: Route.MetaArgs) {
+  const settings = (matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {};
+  const title = { success: 'Thank you for your order', failed: 'Payment failed', cancel: 'Payment cancelled', later: 'Your booking is confirmed' }[data?.outcome ?? 'success'];
+  return [{ title: `${title} — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
+}
+
+function headline(outcome: TPaymentOutcome, sale: TSale | null, reason: string | null): { tone: 'good' | 'wait' | 'bad'; title: string; text: string } {
+  if (outcome === 'later') {
+    return {
+      tone: 'good',
+      title: 'Your items are booked',
+      text: 'We are holding them for you. Pay at any of our showrooms or by bank transfer, then upload the deposit slip on your order page. You can cancel the booking until it is delivered.',
+    };
+  }
+  if (outcome === 'failed') {
+    return {
+      tone: 'bad',
+      title: 'Your payment did not go through',
+      text:
+        reason === 'unverified'
+          ? 'We could not confirm this payment with the payment provider, so nothing has been recorded as paid. If money was taken from your account, it will be returned by your bank; please call us if you need help.'
+          : 'Nothing was charged. We released the items you chose, so they may sell out; you can try the payment again now.',
+    };
+  }
+  if (outcome === 'cancel') {
+    return { tone: 'bad', title: 'You cancelled the payment', text: 'Nothing was charged. Your order is saved: you can pay for it now or later from your orders.' };
+  }
+  if (sale?.paymentMethod === 'cod') return { tone: 'good', title: 'Thank you for your order', text: 'We will call you to arrange delivery. You pay in cash when your furniture arrives.' };
+  if (sale?.paymentStatus === 'paid' && sale.status === 'confirmed') return { tone: 'good', title: 'Thank you, your payment was received', text: 'Your order is confirmed. We will call you to arrange delivery.' };
+  if (sale?.status === 'on_hold') return { tone: 'wait', title: 'Payment received, under review', text: 'We are checking your payment and will call you before the order goes out.' };
+  if (sale && (sale.status === 'payment_failed' || sale.status === 'payment_cancelled' || sale.status === 'payment_expired')) {
+    return { tone: 'bad', title: 'This order is not paid', text: 'The payment was not completed. You can try it again.' };
+  }
+  return { tone: 'wait', title: 'We are waiting for the payment provider', text: 'Your payment is being confirmed. This usually takes a few seconds; we will email you as soon as it is.' };
+}
+
+export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
+  const { outcome, sale, reason, invoiceId } = loaderData;
+  const money = useMoney();
+  const revalidator = useRevalidator();
+  const h = headline(outcome, sale, reason);
+  const canRetry = sale?.canRetryPayment && (outcome !== 'success' || sale.status !== 'pending_payment');
+
+  return (
+    <div className="container-page max-w-4xl py-8 md:py-12" data-testid={`outcome-${outcome}`}>
+      <header className={`flex gap-4 rounded-[var(--radius-card)] p-5 md:p-6 ${h.tone === 'good' ? 'bg-brand-50' : h.tone === 'bad' ? 'bg-red-50' : 'bg-amber-50'}`}>
+        <span
+          className={`inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full ${h.tone === 'good' ? 'bg-brand-700 text-white' : h.tone === 'bad' ? 'bg-danger-600 text-white' : 'bg-amber-600 text-white'}`}
+          aria-hidden="true"
+        >
+          {h.tone === 'good' ? <CheckIcon /> : <AlertIcon />}
+        </span>
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight md:text-3xl">{h.title}</h1>
+          <p className="mt-2 max-w-2xl text-[0.98rem]">{h.text}</p>
+        </div>
+      </header>
+
+      <div className="mt-6 flex flex-wrap gap-3" data-testid="next-steps">
+        {canRetry && invoiceId && <RetryPaymentButton invoiceId={invoiceId} />}
+        {sale?.status === 'pending_payment' && outcome === 'success' && (
+          <Button variant="secondary" onClick={() => revalidator.revalidate()} disabled={revalidator.state !== 'idle'}>
+            Check again
+          </Button>
+        )}
+        {sale && (
+          <ButtonLink to={`/orders?invoiceId=${encodeURIComponent(sale.invoiceId)}`} variant={canRetry ? 'secondary' : 'primary'}>
+            View order
+          </ButtonLink>
+        )}
+        <ButtonLink to="/shop" variant="secondary">
+          Continue shopping
+        </ButtonLink>
+      </div>
+
+      {sale ? (
+        <div className="mt-8 grid items-start gap-6 md:grid-cols-[1fr_20rem]">
+          <Card>
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h2 className="text-lg font-semibold">
+                {sale.kind === 'booking' ? 'Booking' : 'Order'} <span data-testid="invoice-id">{sale.invoiceId}</span>
+              </h2>
+              <div className="flex gap-2">
+                <StatusBadge status={sale.status} />
+                <PaymentBadge status={sale.paymentStatus} saleStatus={sale.status} />
+              </div>
+            </div>
+            <p className="text-sm text-ink-muted">Placed {formatDate(sale.createdAt)}</p>
+            <SaleItems sale={sale} money={money} />
+            <div className="mt-4 border-t border-sand-200 pt-4">
+              <DeliveryDetails sale={sale} />
+            </div>
+          </Card>
+          <Card>
+            <h2 className="mb-3 text-lg font-semibold">Summary</h2>
+            <SaleTotals sale={sale} money={money} />
+          </Card>
+        </div>
+      ) : (
+        <p className="mt-8 text-ink-muted">
+          {invoiceId ? (
+            <>
+              We cannot show order {invoiceId} on this device. Sign in, or open the link in your confirmation email. <Link to="/orders" className="font-semibold text-brand-700 underline">Your orders</Link>
+            </>
+          ) : (
+            'No order was given.'
+          )}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Card({ children }: { children: ReactNode }) {
+  return <section className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] md:p-6">{children}</section>;
+}
