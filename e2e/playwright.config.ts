@@ -1,0 +1,73 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// End-to-end tests drive Debian's Chromium through the production build, served by the
+// real server on a fresh database: SQLite always, and PostgreSQL too when DATABASE_URL
+// is set (each run in its own schema, dropped afterwards).
+
+const run = `${Date.now().toString(36)}${process.pid}`;
+const root = path.resolve(import.meta.dirname, '..');
+const pgUrl = process.env.DATABASE_URL;
+export const PG_SCHEMA = `e2e_${run}`;
+process.env.E2E_PG_SCHEMA = PG_SCHEMA;
+// Files uploaded during the run go to a folder of its own, removed by the teardown.
+const dataRoot = path.join(os.tmpdir(), `storefront-e2e-${run}-data`);
+process.env.E2E_DATA_ROOT = dataRoot;
+
+// E2E_PORT moves the servers (and WEB_BUILD_DIR picks the build) so runs can sit side by side.
+const basePort = Number(process.env.E2E_PORT ?? 3101);
+const buildDir = process.env.WEB_BUILD_DIR ?? 'apps/web/build';
+
+const server = (port: number, env: Record<string, string>) => ({
+  command: 'node --import tsx apps/api/src/main.ts',
+  cwd: root,
+  url: `http://127.0.0.1:${port}/api/health`,
+  reuseExistingServer: false,
+  timeout: 120_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+  env: {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    WEB_BUILD_DIR: buildDir,
+    DATA_DIR: path.join(dataRoot, String(port)),
+    // Every browser of the run signs up and in from 127.0.0.1: the per-address limits would
+    // count the whole suite as one client. The per-account limit stays as in production.
+    SIGNUP_LIMIT_PER_ADDRESS: '1000',
+    SIGNIN_LIMIT_PER_ADDRESS: '1000',
+    ...env,
+  },
+});
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  },
+};
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: 2,
+  // One retry in CI: a test that passes only on retry is reported as flaky, not hidden.
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  globalTeardown: './fixtures/teardown.ts',
+  use: { trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  webServer: [
+    server(basePort, { SQLITE_FILE: path.join(os.tmpdir(), `storefront-e2e-${run}.db`), DATABASE_URL: '' }),
+    ...(pgUrl ? [server(basePort + 1, { DATABASE_URL: pgUrl, DATABASE_SCHEMA: PG_SCHEMA })] : []),
+  ],
+  projects: [
+    { name: 'sqlite', use: { ...chromium, baseURL: `http://127.0.0.1:${basePort}` } },
+    ...(pgUrl ? [{ name: 'postgres', use: { ...chromium, baseURL: `http://127.0.0.1:${basePort + 1}` } }] : []),
+  ],
+});

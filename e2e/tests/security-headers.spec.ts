@@ -1,0 +1,94 @@
+import { expect, type Response, test } from '@playwright/test';
+import { accountReady, newShopper, signUpByApi } from '../fixtures/accounts.ts';
+import { skipHomePopups } from '../fixtures/popups.ts';
+
+// The pages' security headers, in the browser (issue #9): each page answer carries a
+// Content-Security-Policy whose script-src allows only 'self' and this answer's nonce (no
+// 'unsafe-inline'), forbids framing, and comes with nosniff and a referrer policy; every
+// script the page carries has the nonce, the page hydrates without a single CSP
+// violation, and the session cookie is httpOnly and SameSite. The API's answers are
+// checked in apps/api/test/security-headers.test.ts.
+
+function directives(header: string | undefined): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) out.set(name, sources);
+  }
+  return out;
+}
+
+async function expectPageHeaders(response: Response | null, path: string): Promise<string> {
+  expect(response, path).not.toBeNull();
+  const h = response!.headers();
+  const csp = directives(h['content-security-policy']);
+  const scripts = csp.get('script-src') ?? [];
+  const nonce = scripts.find((s) => s.startsWith("'nonce-"));
+  expect(nonce, `a script nonce on ${path}`).toBeTruthy();
+  expect(scripts, `no inline script on ${path}`).not.toContain("'unsafe-inline'");
+  expect(scripts, `no eval on ${path}`).not.toContain("'unsafe-eval'");
+  expect(csp.get('frame-ancestors'), `no framing of ${path}`).toEqual(["'none'"]);
+  expect(csp.get('object-src'), path).toEqual(["'none'"]);
+  expect(h['x-content-type-options'], path).toBe('nosniff');
+  expect(h['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
+  expect(h['strict-transport-security'], `no HSTS over plain http on ${path}`).toBeUndefined();
+  return nonce!.slice("'nonce-".length, -1);
+}
+
+test.describe('security headers of the pages', () => {
+  test.beforeEach(({ page }) => skipHomePopups(page));
+
+  for (const path of ['/', '/shop', '/cart', '/checkout', '/contact', '/sign-in', '/orders', '/about', '/no-such-page']) {
+    test(`${path} has a nonce CSP, cannot be framed, and runs with no CSP violation`, async ({ page }) => {
+      const violations: string[] = [];
+      page.on('console', (m) => {
+        if (/Content Security Policy|Refused to (execute|load|apply|connect|frame)/i.test(m.text())) violations.push(m.text());
+      });
+      const response = await page.goto(path);
+      const nonce = await expectPageHeaders(response, path);
+      // Every script element the server sent carries this answer's nonce.
+      const html = await response!.text();
+      const tags = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(tags.length).toBeGreaterThan(0);
+      for (const tag of tags) expect(tag, `${tag} on ${path}`).toContain(`nonce="${nonce}"`);
+      expect(html, `no inline event handler on ${path}`).not.toMatch(/<[^>]+\son(click|load|error|submit|change|input|focus|mouseover)=/i);
+      // The page hydrates (its scripts ran) and nothing was refused on the way.
+      await accountReady(page);
+      expect(violations).toEqual([]);
+    });
+  }
+
+  test('a new nonce for every answer', async ({ request }) => {
+    const a = directives((await request.get('/about')).headers()['content-security-policy']).get('script-src');
+    const b = directives((await request.get('/about')).headers()['content-security-policy']).get('script-src');
+    expect(a).not.toEqual(b);
+  });
+
+  test('the built assets are served with nosniff and may not be framed', async ({ page }) => {
+    const assets: Response[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/assets/')) assets.push(r);
+    });
+    await page.goto('/about');
+    await accountReady(page);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const r of assets) {
+      expect(r.headers()['x-content-type-options'], r.url()).toBe('nosniff');
+      expect(directives(r.headers()['content-security-policy']).get('frame-ancestors'), r.url()).toEqual(["'none'"]);
+    }
+  });
+
+  test('the session cookie is httpOnly and SameSite=Lax, and scripts cannot read it', async ({ page }) => {
+    await signUpByApi(page.request, newShopper());
+    const sid = (await page.context().cookies()).find((c) => c.name === 'sid');
+    expect(sid).toBeTruthy();
+    expect(sid!.httpOnly).toBe(true);
+    expect(sid!.sameSite).toBe('Lax');
+    // Over plain http a Secure cookie would never come back; over https it is Secure
+    // (apps/api/test/security-headers.test.ts checks that).
+    expect(sid!.secure).toBe(false);
+    await page.goto('/profile');
+    await accountReady(page);
+    expect(await page.evaluate(() => document.cookie)).not.toContain('sid=');
+  });
+});
