@@ -1,0 +1,137 @@
+import { parseArgs } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { runLoad } from './lib/load.ts';
+import { startShop, type DbKind, type ShopServer } from './lib/server.ts';
+import { formatMb, printResults, type ResultRow } from './lib/table.ts';
+
+// Checkouts per second (issue #6): 50 concurrent buyers, each a signed-in customer,
+// placing cash-on-delivery orders through POST /api/checkouts — the whole transaction:
+// pricing, stock row locks and conditional updates, the sale, its lines, reservations,
+// history and the confirmation mail in the outbox. Two shapes of load:
+//   checkout-spread  every order buys one unit of one of 200 skus (little contention)
+//   checkout-hot     every order buys the same sku (all buyers queue on its stock rows)
+// Stock is topped up first so that every order can succeed: a 409 would measure the
+// refusal, not the checkout.
+//
+//   node --import tsx bench/checkout.ts [--db sqlite|postgres|both] [--duration 15] [--connections 50]
+// PostgreSQL needs DATABASE_URL. Like run.ts it prints figures, never a pass or fail.
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'both' },
+    duration: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '50' },
+    buyers: { type: 'string', default: '50' },
+  },
+});
+const durationS = Number(values.duration);
+const warmupS = Number(values.warmup);
+const connections = Number(values.connections);
+const buyerCount = Number(values.buyers);
+const hasPg = Boolean(process.env.DATABASE_URL);
+const dbs: DbKind[] = values.db === 'both' ? (hasPg ? ['sqlite', 'postgres'] : ['sqlite']) : [values.db as DbKind];
+if (values.db === 'both' && !hasPg) console.log('DATABASE_URL is not set: running on SQLite only.\n');
+
+const API_KEY = process.env.STOREFRONT_API_KEY ?? 'storefront-web';
+const ADDRESS = { fullName: 'Bench Buyer', phone: '01711111111', division: 'Dhaka', district: 'Dhaka', area: 'Gulshan 2', addressLine: 'House 5, Road 10' };
+
+/** Direct access to the bench database, to top up stock and count what was written. */
+async function withDb<T>(server: ShopServer, fn: (sql: (q: string) => Promise<any[]>) => Promise<T>): Promise<T> {
+  if (server.db === 'sqlite') {
+    const db = new SqliteDatabase(server.where);
+    db.pragma('busy_timeout = 10000');
+    try {
+      return await fn(async (q) => (/^\s*select/i.test(q) ? db.prepare(q).all() : (db.prepare(q).run(), [])));
+    } finally {
+      db.close();
+    }
+  }
+  const schema = server.where.replace(/^schema /, '');
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${schema}` });
+  await client.connect();
+  try {
+    return await fn(async (q) => (await client.query(q)).rows);
+  } finally {
+    await client.end();
+  }
+}
+
+async function signUp(baseUrl: string, i: number): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+    body: JSON.stringify({ source: 'DEFAULT', type: 'DEFAULT', fullName: `Bench Buyer ${i}`, email: `bench.${i}.${Date.now()}@example.com`, mobile: `019${String(10_000_000 + i).padStart(8, '0')}`, password: 'bench-password' }),
+  });
+  if (res.status !== 201) throw new Error(`sign-up ${i} failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { authToken: string }).authToken;
+}
+
+const rows: ResultRow[] = [];
+const notes: string[] = [];
+
+for (const db of dbs) {
+  console.log(`[${db}] starting the server…`);
+  // Many buyers sign up from one address here: lift the sign-up limit for the bench only.
+  const server = await startShop({ db, env: { SIGNUP_LIMIT_PER_ADDRESS: '100000' } });
+  try {
+    const skus = await withDb(server, async (sql) => {
+      await sql('update stocks set quantity = 1000000');
+      return (await sql("select distinct s.code from skus s join stocks st on st.sku_id = s.id join products p on p.id = s.product_id where p.kind = 'single' order by s.code limit 200")).map((r) => r.code as string);
+    });
+    const tokens: string[] = [];
+    for (let i = 0; i < buyerCount; i += 10) tokens.push(...(await Promise.all(Array.from({ length: Math.min(10, buyerCount - i) }, (_, k) => signUp(server.baseUrl, i + k)))));
+    console.log(`[${db}] ${tokens.length} buyers signed up, ${skus.length} skus stocked, ${server.where}`);
+
+    for (const shape of ['checkout-spread', 'checkout-hot'] as const) {
+      let n = 0;
+      const before = await withDb(server, async (sql) => Number((await sql('select count(*) as n from sales'))[0].n));
+      const row: ResultRow = { name: shape, db, rssIdle: server.rss(), rssLoad: null };
+      rows.push(row);
+      let peak = row.rssIdle;
+      const result = await runLoad({
+        baseUrl: server.baseUrl,
+        path: '/api/checkouts',
+        method: 'POST',
+        connections,
+        durationS,
+        warmupS,
+        onSample: () => {
+          const r = server.rss();
+          if (r !== null && (peak === null || r > peak)) peak = r;
+        },
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/checkouts',
+            setupRequest: (req) => {
+              const i = n++;
+              const code = shape === 'checkout-hot' ? skus[0] : skus[i % skus.length];
+              return {
+                ...req,
+                headers: { ...req.headers, 'content-type': 'application/json', 'x-auth-token': tokens[i % tokens.length] },
+                body: JSON.stringify({ items: [{ skuCode: code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', address: ADDRESS }),
+              };
+            },
+          },
+        ],
+      });
+      row.result = result;
+      row.rssLoad = peak;
+      const placed = (await withDb(server, async (sql) => Number((await sql('select count(*) as n from sales'))[0].n))) - before;
+      const negative = await withDb(server, async (sql) => Number((await sql('select count(*) as n from stocks where quantity < 0'))[0].n));
+      const codes = Object.entries(result.statusCodes).map(([c, k]) => `${c}×${k}`).join(', ');
+      if (result.non2xx || result.errors) row.note = `statuses ${codes}; ${result.errors} connection errors`;
+      notes.push(`  ${shape} (${db}): ${placed} orders written (warm-up included), statuses ${codes}; stock rows below zero: ${negative}`);
+      console.log(`[${db}] ${shape}: ${Math.round(result.requestsPerSec)} checkouts/s, p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms`);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+console.log('');
+printResults(rows);
+console.log(`\nchecks:\n${notes.join('\n')}`);
+console.log(`\n${connections} concurrent connections, ${buyerCount} signed-in buyers, ${warmupS} s warm-up + ${durationS} s per shape. Memory: RSS idle/peak of the serving process in MB (${formatMb(null)} = unknown).`);

@@ -1,0 +1,155 @@
+import type autocannon from 'autocannon';
+import { headersFor, type ProbeResult } from './lib/load.ts';
+import type { DbKind } from './lib/server.ts';
+
+// The list `npm run bench` measures. A feature that wants its figures adds an entry here;
+// `--only name,name` picks some.
+
+export interface ScenarioContext {
+  baseUrl: string;
+  db: DbKind;
+  /** The catalogue size given with --products (undefined: the demo catalogue). */
+  products?: number;
+}
+
+/** What a scenario's prepare() may change once the server runs (e.g. a session header). */
+export interface ScenarioRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Several requests each connection cycles through. */
+  requests?: autocannon.Request[];
+}
+
+export interface Scenario extends ScenarioRequest {
+  name: string;
+  description: string;
+  /** Runs against the started server before the probe: sign in, create a cart, pick ids... */
+  prepare?(ctx: ScenarioContext): Promise<Partial<ScenarioRequest>>;
+  /**
+   * Looks at one answer before loading. Returns why the scenario cannot be measured, or
+   * null to go ahead. Default: anything but 2xx is not measured (a fast 404 is not a figure).
+   */
+  check?(probe: ProbeResult): string | null;
+}
+
+export function expect2xx(p: ProbeResult): string | null {
+  if (p.status >= 200 && p.status < 300) return null;
+  return `not measured: the probe answered ${p.status} ${p.contentType || '(no content type)'}: ${p.snippet.slice(0, 120)}`;
+}
+
+export const scenarios: Scenario[] = [
+  {
+    name: 'health',
+    description: 'GET /api/health: the framework plus one trivial database query',
+    path: '/api/health',
+  },
+  {
+    name: 'home',
+    description: 'GET /: the server-rendered home page',
+    path: '/',
+    headers: { accept: 'text/html' },
+    check: (p) => {
+      if (p.status === 404 && p.contentType.includes('application/json')) {
+        return 'not measured: GET / answered 404 JSON, so the server has no web build (run `npm run build`, or set WEB_BUILD_DIR)';
+      }
+      if (p.status >= 200 && p.status < 300 && !p.contentType.includes('text/html')) {
+        return `not measured: GET / answered ${p.status} ${p.contentType}, not an HTML page`;
+      }
+      return expect2xx(p);
+    },
+  },
+  ...catalogueScenarios(),
+];
+
+// ---- catalogue (issue #3) ------------------------------------------------------------------------
+// The busiest reads of the shop. Each asks the server for what it needs (a category id, a
+// model number, a product's address) in prepare(), so it works on the demo catalogue and on a
+// seeded one (--products 100000). Catalogue reads are answered from the in-process read cache
+// after the first (docs/decisions/0007); to measure every request computed, run with
+// READ_CACHE_MS=0 in the environment.
+
+async function apiGet<T>(baseUrl: string, path: string): Promise<T> {
+  const res = await fetch(baseUrl + path, { headers: headersFor(path) });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+  return (await res.json()) as T;
+}
+
+async function apiPost<T>(baseUrl: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(baseUrl + path, { method: 'POST', headers: { ...headersFor(path), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** The largest top-level category: the heaviest category listing. */
+async function biggestCategory(baseUrl: string): Promise<{ id: number; name: string }> {
+  const res = await apiPost<{ facets: { categories: { id: number; name: string; count: number }[] } }>(baseUrl, '/api/search/indices/items', { size: 1, facets: true });
+  return res.facets.categories.reduce((a, b) => (b.count > a.count ? b : a));
+}
+
+/** A product in the middle of the catalogue, by id (the seed numbers products from 1). */
+async function someProduct(ctx: ScenarioContext): Promise<{ id: number; slug: string; modelCode: string }> {
+  const id = Math.max(1, Math.floor((ctx.products ?? 320) / 2));
+  return apiGet(ctx.baseUrl, `/api/v3/items/joined?id=${id}`);
+}
+
+function expectHtml(p: ProbeResult): string | null {
+  if (p.status === 404 && p.contentType.includes('application/json')) return 'not measured: no web build (run `npm run build`, or set WEB_BUILD_DIR)';
+  if (p.status >= 200 && p.status < 300 && !p.contentType.includes('text/html')) return `not measured: answered ${p.contentType}, not an HTML page`;
+  return expect2xx(p);
+}
+
+function catalogueScenarios(): Scenario[] {
+  const search = (body: unknown) => ({ method: 'POST', path: '/api/search/indices/items', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return [
+    {
+      name: 'category-listing',
+      description: 'POST /api/search/indices/items: the largest top category, newest first, with count and facets (what /shop asks)',
+      ...search({}),
+      prepare: async ({ baseUrl }) => {
+        const c = await biggestCategory(baseUrl);
+        return search({ page: 1, size: 24, fetchCount: true, facets: true, textParams: [{ field: 'categoryId', value: c.id }], sortParams: [{ field: 'createdAt', type: 'DESC' }] });
+      },
+    },
+    {
+      name: 'search-word',
+      description: 'POST /api/search/indices/items: full-text search for a common word ("sofa"), ranked, with count and facets',
+      ...search({ page: 1, size: 24, fetchCount: true, facets: true, textParams: [{ field: 'query', value: 'SOFA' }], sortParams: [{ field: 'relevance', type: 'DESC' }] }),
+    },
+    {
+      name: 'search-model',
+      description: 'POST /api/search/indices/items: a model number (exact lookup first)',
+      ...search({}),
+      prepare: async (ctx) => {
+        const p = await someProduct(ctx);
+        return search({ page: 1, size: 24, fetchCount: true, facets: true, textParams: [{ field: 'query', value: p.modelCode }, { field: 'model', value: p.modelCode }] });
+      },
+    },
+    {
+      name: 'product-details',
+      description: 'GET /api/v3/items/joined?id=: one product with skus, attribute values, pictures, categories',
+      path: '/api/v3/items/joined?id=1',
+      prepare: async (ctx) => ({ path: `/api/v3/items/joined?id=${(await someProduct(ctx)).id}` }),
+    },
+    {
+      name: 'ssr-shop',
+      description: 'GET /shop?categoryId=…: the server-rendered category page (largest top category)',
+      path: '/shop',
+      headers: { accept: 'text/html' },
+      prepare: async ({ baseUrl }) => {
+        const c = await biggestCategory(baseUrl);
+        return { path: `/shop?${new URLSearchParams({ categoryId: String(c.id), categoryName: c.name })}` };
+      },
+      check: expectHtml,
+    },
+    {
+      name: 'ssr-details',
+      description: 'GET /products/{slug}: the server-rendered product page (the /details page at its readable address)',
+      path: '/details?id=1',
+      headers: { accept: 'text/html' },
+      prepare: async (ctx) => ({ path: `/products/${(await someProduct(ctx)).slug}` }),
+      check: expectHtml,
+    },
+  ];
+}
