@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type DatabaseIntrospector, type DatabaseMetadata, Kysely, Migrator, PostgresDialect, SqliteDialect, type SchemaMetadata, sql, type TableMetadata } from 'kysely';
 import pg from 'pg';
 import type { DbConfig } from '../config.ts';
 import { migrations } from './migrations/index.ts';
@@ -43,8 +43,81 @@ export function openDb(config: DbConfig): Db {
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', destroy: () => kysely.destroy() };
+}
+
+/**
+ * Kysely's own PostgreSQL introspector (which the migrator uses to see whether its
+ * bookkeeping tables exist) reads every schema of the database and calls
+ * pg_get_serial_sequence() and has_schema_privilege() on each by name. A schema dropped by
+ * another session in the middle of that query (another test file or benchmark finishing)
+ * then fails our migration with "schema ... does not exist". This one looks only at the
+ * schema we work in and names nothing by text.
+ */
+class SchemaScopedPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SchemaScopedIntrospector(db);
+  }
+}
+
+class SchemaScopedIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(this.db);
+    return rows.map((r) => ({ name: r.name }));
+  }
+
+  async getTables(options: { withInternalKyselyTables?: boolean } = {}): Promise<TableMetadata[]> {
+    const { rows } = await sql<{
+      table: string;
+      schema: string;
+      kind: string;
+      column: string;
+      type: string;
+      type_schema: string;
+      not_null: boolean;
+      has_default: boolean;
+      auto_increment: boolean;
+    }>`
+      select c.relname as table, ns.nspname as schema, c.relkind as kind, a.attname as column,
+             typ.typname as type, tns.nspname as type_schema, a.attnotnull as not_null,
+             a.atthasdef as has_default,
+             (a.attidentity <> '' or coalesce(pg_get_expr(d.adbin, d.adrelid) like 'nextval(%', false)) as auto_increment
+        from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+        join pg_catalog.pg_attribute a on a.attrelid = c.oid
+        join pg_catalog.pg_type typ on typ.oid = a.atttypid
+        join pg_catalog.pg_namespace tns on tns.oid = typ.typnamespace
+        left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+       where ns.nspname = current_schema()
+         and c.relkind in ('r', 'v', 'p')
+         and a.attnum > 0 and not a.attisdropped
+       order by c.relname, a.attnum`.execute(this.db);
+    const tables = new Map<string, TableMetadata & { columns: TableMetadata['columns'][number][] }>();
+    for (const r of rows) {
+      if (!options.withInternalKyselyTables && (r.table === 'kysely_migration' || r.table === 'kysely_migration_lock')) continue;
+      let t = tables.get(r.table);
+      if (!t) {
+        t = { name: r.table, schema: r.schema, isView: r.kind === 'v', columns: [] };
+        tables.set(r.table, t);
+      }
+      t.columns.push({
+        name: r.column,
+        dataType: r.type,
+        dataTypeSchema: r.type_schema,
+        isNullable: !r.not_null,
+        hasDefaultValue: r.has_default,
+        isAutoIncrementing: r.auto_increment,
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: { withInternalKyselyTables?: boolean }): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
 }
 
 export async function migrateToLatest(db: Db, schema?: string): Promise<void> {
