@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,7 +13,7 @@ import { formatTable } from './lib/table.ts';
 // audited --runs times (default 3) in Debian's Chromium; the table shows the median of
 // each category score and of the main metrics.
 //
-//   CHROME_PATH=/usr/bin/chromium node --import tsx bench/lighthouse.ts [--runs 3] [--pages home,shop,product,checkout] [--json out.json]
+//   CHROME_PATH=/usr/bin/chromium node --import tsx bench/lighthouse.ts [--runs 3] [--pages home,shop,product,checkout] [--json out.json] [--reports dir]
 //   npm run lighthouse -w bench
 //
 // Needs the web build (npm run build; WEB_BUILD_DIR picks another). Scores move with the
@@ -23,6 +24,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     pages: { type: 'string', default: 'home,shop,product,checkout' },
     json: { type: 'string' },
+    // A folder for each run's full Lighthouse report (JSON), to read the audits' details.
+    reports: { type: 'string' },
   },
 });
 const runs = Math.max(1, Number(values.runs));
@@ -93,6 +96,11 @@ try {
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${p.path}`);
       if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${p.path}: ${lhr.runtimeError.message}`);
+      if (values.reports) {
+        const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.reports);
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, `${p.name}-${i + 1}.json`), JSON.stringify(lhr));
+      }
       for (const c of CATEGORIES) scores[c].push(Math.round((lhr.categories[c]?.score ?? NaN) * 100));
       for (const m of Object.keys(METRICS)) metrics[m].push(lhr.audits[m]?.numericValue ?? NaN);
       const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable');
@@ -113,7 +121,6 @@ try {
   console.log(formatTable(['page', 'path', 'performance', 'accessibility', 'best practices', 'SEO', ...Object.values(METRICS)], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']));
   console.log(`\nmedian of ${runs} run${runs === 1 ? '' : 's'} per page; goal: 95 or more in each category.`);
   if (values.json) {
-    const fs = await import('node:fs');
     fs.writeFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), values.json), JSON.stringify(raw, null, 2));
   }
 } finally {

@@ -44,6 +44,13 @@ test.describe('security headers of the pages', () => {
       page.on('console', (m) => {
         if (/Content Security Policy|Refused to (execute|load|apply|connect|frame)/i.test(m.text())) violations.push(m.text());
       });
+      // Chromium reports some refusals only as DevTools issues, not on the console: an
+      // eval() that the script catches (a library probing whether it may compile code).
+      const cdp = await page.context().newCDPSession(page);
+      cdp.on('Audits.issueAdded', ({ issue }) => {
+        if (issue.code === 'ContentSecurityPolicyIssue') violations.push(JSON.stringify(issue.details.contentSecurityPolicyIssueDetails));
+      });
+      await cdp.send('Audits.enable');
       const response = await page.goto(path);
       const nonce = await expectPageHeaders(response, path);
       // Every script element the server sent carries this answer's nonce.

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -96,6 +98,17 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     // HSTS only means something over TLS; a proxy in front sets it there.
     strictTransportSecurity: config.publicUrl.startsWith('https:'),
+  });
+  // Pages and JSON go out compressed to clients that accept it (every browser): on a
+  // phone's network the bytes are most of the wait. Brotli at a low quality costs well under
+  // a millisecond for a page; build assets are compressed once at build time instead
+  // (web/pages.ts). Server-sent events opt out per route, as they must flush as they go.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
   });
   await app.register(cookie);
   await app.register(openapiPlugin);

@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError } from './helpers/assertions.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -171,5 +173,53 @@ describe('headers on every response', () => {
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(res.headers.get('x-powered-by')).toBeNull();
     }
+  });
+});
+
+describe('compression', () => {
+  // Raw bytes, decoded here: fetch would decode them itself and hide what was sent.
+  async function raw(path: string, encoding: string, init: { method?: string; body?: string } = {}) {
+    const url = new URL(path, t.baseUrl);
+    return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }>((resolve, reject) => {
+      const req = request(url, {
+        method: init.method ?? 'GET',
+        headers: { 'x-api-key': 'test-storefront-key', 'accept-encoding': encoding, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+  }
+
+  for (const [name, path, init] of [
+    ['a cached POST read (categories)', '/api/categories/search', { method: 'POST', body: '{"page":1,"size":50}' }],
+    ['a cached GET read (product details)', '/api/v3/items/joined?id=1', {}],
+    ['the OpenAPI document', '/api/openapi.json', {}],
+  ] as const) {
+    it(`${name} goes out as brotli or gzip and decodes to the very JSON sent uncompressed`, async () => {
+      const plain = await raw(path, 'identity', init);
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const expected = JSON.parse(plain.bytes.toString('utf8'));
+      for (const [enc, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+        const res = await raw(path, enc, init);
+        expect(res.status).toBe(200);
+        expect(res.headers['content-encoding']).toBe(enc);
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        expect(res.bytes.length).toBeLessThan(plain.bytes.length);
+        expect(JSON.parse(decode(res.bytes).toString('utf8'))).toEqual(expected);
+      }
+    });
+  }
+
+  it('small answers are not compressed', async () => {
+    const res = await raw('/api/health', 'br');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(res.bytes.toString('utf8'))).toBeTruthy();
   });
 });

@@ -2,7 +2,7 @@ import { ERROR_PAGE_DEFAULTS } from '@storefront/shared';
 import type { ReactNode } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from 'react-router';
 import type { Route } from './+types/root';
-import './app.css';
+import stylesheet from './app.css?url';
 import { ErrorPage } from './components/layout/error-page.tsx';
 import { SiteFooter } from './components/layout/site-footer.tsx';
 import { SiteHeader } from './components/layout/site-header.tsx';
@@ -52,6 +52,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#1f4d3a" />
+        {/* With a precedence, React puts the stylesheet ahead of the script preloads in the
+            head, so the browser asks for it first: the page cannot paint before it. */}
+        <link rel="stylesheet" href={stylesheet} precedence="high" />
         <Meta />
         <Links />
       </head>

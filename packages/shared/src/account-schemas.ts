@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { LIMITS } from './account-validation.ts';
 import { PAGE_SIZE } from './constants.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Every API error has this one shape (conventions.md, errors). */
 export const ZApiError = z.object({

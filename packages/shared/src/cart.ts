@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import type { Minor } from './money.ts';
 import { cartTotals, type TCartTotals } from './pricing.ts';
 

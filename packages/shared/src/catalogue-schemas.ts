@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { ZSearchRequest } from './search.ts';
 
 // The catalogue API's shapes (spec §3, §7): the server validates its answers with these and

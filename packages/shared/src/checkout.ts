@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { ACCOUNT_MESSAGES, LIMITS, normalizeMobile, validateAddress } from './account-validation.ts';
 import { MAX_CART_LINES, MAX_LINE_QUANTITY, ZSkuCode } from './cart.ts';
 import { isEmailShaped } from './email.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { ZLineQuantity, ZSkuCode } from './cart.ts';
 import { COUPON_REASONS, ZCouponCode } from './coupon.ts';
 import { DISCOUNT_TYPES } from './pricing.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import type { Minor } from './money.ts';
 
 // The shop's price rules (decisions.md, "Discounts and coupons"), as pure functions that

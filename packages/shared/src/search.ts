@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { MAX_PAGE_SIZE, MODEL_CODE_PREFIXES } from './constants.ts';
 
 // The paged search body of spec §3, shared by every search endpoint.

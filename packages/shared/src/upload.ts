@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { UPLOAD } from './constants.ts';
 import { MESSAGES } from './messages.ts';
 

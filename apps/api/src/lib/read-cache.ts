@@ -161,6 +161,8 @@ export async function sendRead<S extends z.ZodType>(
   const produce = async () => JSON.stringify(opts.schema.parse(await opts.produce()));
   const { body, etag } = opts.cache ? await opts.cache.get(opts.key, produce) : await produce().then((b) => ({ body: b, etag: etagOf(b) }));
   reply.header('etag', etag).header('cache-control', cacheControl(opts.http));
-  if (matches(request.headers['if-none-match'], etag)) reply.status(304).send();
-  else reply.type('application/json; charset=utf-8').send(body);
+  // Awaiting a reply waits until it is written. A handler that resolves while its onSend
+  // hooks still run (compression) makes Fastify send a second, empty answer.
+  if (matches(request.headers['if-none-match'], etag)) await reply.status(304).send();
+  else await reply.type('application/json; charset=utf-8').send(body);
 }

@@ -40,6 +40,8 @@ export async function registerPages(app: FastifyInstance, opts: { buildDir: stri
     prefix: '/',
     wildcard: false,
     index: false,
+    // The .br/.gz written beside each asset at build time (apps/web/precompress.vite.ts).
+    preCompressed: true,
     // @fastify/static 10 hands the Fastify reply here, not the raw response.
     setHeaders(reply: unknown, filePath: string) {
       const r = reply as FastifyReply;

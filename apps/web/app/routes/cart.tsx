@@ -12,6 +12,7 @@ import {
 } from '@storefront/shared';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { CartLoading } from '../components/cart/cart-loading.tsx';
 import { AlertIcon, MinusIcon, PlusIcon, TagIcon, TrashIcon } from '../components/cart/cart-icons.tsx';
 import { EMPTY_CART_TEXT } from '../components/cart/cart-slots.tsx';
 import { productHref } from '../components/cart/product-href.ts';
@@ -93,9 +94,7 @@ export default function CartPage() {
   if (!ready) {
     return (
       <Page>
-        <p className="py-16 text-center text-ink-muted" aria-busy="true">
-          Loading your cart…
-        </p>
+        <CartLoading />
       </Page>
     );
   }

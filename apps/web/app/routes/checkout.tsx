@@ -23,6 +23,7 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import { Link, useNavigate, useRevalidator, useRouteLoaderData } from 'react-router';
 import type { ShellUser } from '../components/account/shell-user.ts';
 import { FormAlert, focusFirstError, SelectField, TextField } from '../components/account/form-field.tsx';
+import { CartLoading } from '../components/cart/cart-loading.tsx';
 import { AlertIcon } from '../components/cart/cart-icons.tsx';
 import { EMPTY_CART_TEXT } from '../components/cart/cart-slots.tsx';
 import { OrderLines, OrderTotals } from '../components/checkout/order-lines.tsx';
@@ -116,9 +117,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   if (!ready) {
     return (
       <Shell>
-        <p className="py-16 text-center text-ink-muted" aria-busy="true">
-          Loading your cart…
-        </p>
+        <CartLoading />
       </Shell>
     );
   }

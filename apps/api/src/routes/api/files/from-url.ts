@@ -55,6 +55,8 @@ export const fromUrlRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/files/from-url/:token/events',
     {
+      // Events must reach the browser as they are written, not when a compressor flushes.
+      compress: false,
       schema: {
         tags: ['files'],
         summary: 'The import task as server-sent events (event: status); closes when it ends or after 30 s idle',

@@ -1,0 +1,12 @@
+/**
+ * What /cart and /checkout show until the cart is read from this browser's storage (the
+ * server cannot know it). It holds a screen's height, so the footer is out of sight while
+ * the cart loads and nothing visible jumps when the cart appears.
+ */
+export function CartLoading() {
+  return (
+    <p className="min-h-[100svh] py-16 text-center text-ink-muted" aria-busy="true">
+      Loading your cart…
+    </p>
+  );
+}
