@@ -267,7 +267,9 @@ test.describe('home', () => {
     await dismissPopups(page);
     await expect(page.getByRole('heading', { name: 'New arrivals' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'On sale now' })).toBeVisible();
+    // The two caches are filled side by side, in either order.
     await expect.poll(() => page.evaluate(() => localStorage.getItem('all-attributes'))).not.toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('categories'))).not.toBeNull();
     const attrs = JSON.parse((await page.evaluate(() => localStorage.getItem('all-attributes')))!);
     expect(attrs.list.map((a: { sortOrder: number }) => a.sortOrder)).toEqual([1, 2]);
     expect(attrs.expiresOn - attrs.timestamp).toBe(24 * 60 * 60 * 1000);

@@ -32,6 +32,8 @@ export interface AppConfig {
   accounts: AccountsConfig;
   /** How long catalogue and site reads are kept in the in-process cache (READ_CACHE_MS, default 30000; 0 turns it off; docs/decisions/0007). */
   readCacheMs: number;
+  /** Compress pages and JSON for clients that accept it (COMPRESSION, default on; off behind a proxy or CDN that compresses). */
+  compression: boolean;
   /** How long a guest's catalogue page stays in the page cache (PAGE_CACHE_MS, default 5000; 0 turns it off; docs/decisions/0007). */
   pageCacheMs: number;
   /** Card payments (docs/decisions/0017). */
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     readCacheMs: Math.max(0, Number(env.READ_CACHE_MS ?? 30_000) || 0),
     pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 5_000) || 0),
+    compression: !['0', 'off', 'false'].includes((env.COMPRESSION ?? '').toLowerCase()),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     mail: {
       smtpUrl: env.SMTP_URL || null,

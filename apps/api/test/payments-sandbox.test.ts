@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROVIDER_CHECKS_PER_ORDER } from '../src/routes/api/checkouts.ts';
 import { checkoutDeps } from '../src/modules/checkout/checkout-deps.ts';
 import { expireStalePayments } from '../src/modules/payments/payments.service.ts';
 import { signUp } from './helpers/accounts.ts';
@@ -213,5 +214,22 @@ describe('paying by card through the sandbox', () => {
     } else {
       expect(res.status).toBe(201);
     }
+  });
+});
+
+describe('asking the provider about an order is bounded', () => {
+  it(`confirm, cancel and failure together check one order with the provider at most ${PROVIDER_CHECKS_PER_ORDER} times in ten minutes; other orders are unaffected`, async () => {
+    const { invoiceId } = await cardOrder();
+    const other = await cardOrder();
+    for (let i = 0; i < PROVIDER_CHECKS_PER_ORDER; i++) {
+      const res = await t.api(`/api/checkouts/confirm?invoiceId=${invoiceId}`, { method: 'PATCH', json: {} });
+      expectApiError(res, 409, 'payment_not_verified');
+    }
+    for (const path of ['confirm', 'cancel', 'failure']) {
+      const res = await t.api(`/api/checkouts/${path}?invoiceId=${invoiceId}`, { method: 'PATCH', json: {} });
+      expectApiError(res, 429, 'rate_limited');
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expectApiError(await t.api(`/api/checkouts/confirm?invoiceId=${other.invoiceId}`, { method: 'PATCH', json: {} }), 409, 'payment_not_verified');
   });
 });

@@ -1,7 +1,8 @@
 import { ORDER_ACCESS_COOKIE, PAYMENT_STATUSES, SALE_STATUSES, ZApiError, ZCheckoutRequest, ZCheckoutResponse, ZPaymentSessionResponse } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/errors.ts';
+import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
+import { notFound, RateLimitedError } from '../../lib/errors.ts';
 import { checkoutDeps } from '../../modules/checkout/checkout-deps.ts';
 import { newPaymentSession, placeOrder } from '../../modules/checkout/checkout.service.ts';
 import { confirmPayment, settleUnpaid } from '../../modules/payments/payments.service.ts';
@@ -32,7 +33,23 @@ const ZPaymentState = z.object({
   changed: z.boolean(),
 });
 
-const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 503: ZApiError };
+const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError, 503: ZApiError };
+
+/**
+ * Confirm, cancel and failure each ask the payment provider about the order, and anyone
+ * may call them. However often they are called, one order causes at most this many
+ * provider checks in a window: a shopper's return needs one or two.
+ */
+export const PROVIDER_CHECKS_PER_ORDER = 20;
+const PROVIDER_CHECK_WINDOW_MS = 10 * 60_000;
+
+async function limitProviderChecks(db: DbRateLimiter, invoiceId: string): Promise<void> {
+  const { hits, resetAt } = await db.hit(`provider-check:${invoiceId}`, PROVIDER_CHECK_WINDOW_MS);
+  if (hits > PROVIDER_CHECKS_PER_ORDER) {
+    const wait = retryAfterSeconds(resetAt);
+    throw new RateLimitedError(`This order's payment was checked too often. Please try again in ${Math.ceil(wait / 60)} minutes.`, wait);
+  }
+}
 
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -88,6 +105,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
+      await limitProviderChecks(new DbRateLimiter(app.db.kysely), req.query.invoiceId);
       const r = await confirmPayment(checkoutDeps(app, req.log), {
         invoiceId: req.query.invoiceId,
         valId: req.body?.valId ?? req.body?.val_id ?? null,
@@ -119,6 +137,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         const deps = checkoutDeps(app, req.log);
         const sale = await saleByInvoice(deps.db.kysely, req.query.invoiceId);
         if (!sale) throw notFound('The order');
+        await limitProviderChecks(new DbRateLimiter(deps.db.kysely), req.query.invoiceId);
         const r = await settleUnpaid(deps, {
           invoiceId: req.query.invoiceId,
           tranId: req.body?.tranId ?? req.body?.tran_id ?? null,

@@ -1,11 +1,10 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
-import { session, useSessionUser } from '../../lib/session-store.ts';
+import { session, useAuthView, useSessionUser } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { IconButton } from '../ui/button.tsx';
 import { HeartIcon, UserIcon } from '../ui/icons.tsx';
-import { AuthDialog } from './auth-dialog.tsx';
 import type { ShellUser } from './session.server.ts';
 
 /** Initials for an avatar without a picture: "Rahim Uddin" → "RU". */
@@ -129,7 +128,7 @@ export function AccountButton({ user: serverUser }: { user: ShellUser | null }) 
           <UserIcon />
         </IconButton>
       )}
-      <AuthDialog />
+      <AuthDialogWhenOpened />
     </>
   );
 }
@@ -158,5 +157,23 @@ export function WishlistButton({ user: serverUser }: { user: ShellUser | null })
         </span>
       )}
     </Link>
+  );
+}
+
+// The sign-in and sign-up forms (and their validation) load the first time the dialog
+// opens, not with every page: most visits never open it.
+const loadAuthDialog = () => import('./auth-dialog.tsx');
+const AuthDialog = lazy(() => loadAuthDialog().then((m) => ({ default: m.AuthDialog })));
+
+function AuthDialogWhenOpened() {
+  const view = useAuthView();
+  const [opened, setOpened] = useState(false);
+  // Once loaded it stays mounted, so Radix can animate it closed and return focus.
+  if (view !== null && !opened) setOpened(true);
+  if (!opened && view === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <AuthDialog />
+    </Suspense>
   );
 }

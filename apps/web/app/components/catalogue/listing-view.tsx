@@ -64,6 +64,7 @@ export function listingTitle(data: Pick<ListingData, 'path' | 'state' | 'result'
 
 /** Shop, new arrivals and sales: banner, heading, facets, sort, products and pages. */
 export function ListingView({ data, intro }: { data: ListingData; intro?: ReactNode }) {
+  const productsId = useId();
   const { path, state, result, attributes } = data;
   const navigate = useNavigate();
   const root = useRouteLoaderData('root') as { categories?: MenuCategory[] } | undefined;
@@ -148,7 +149,12 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
             {facets}
           </aside>
         )}
-        <section aria-label="Products" className={facets ? '' : 'lg:col-span-2'}>
+        <section aria-labelledby={productsId} className={facets ? '' : 'lg:col-span-2'}>
+          {/* The cards' titles are h3s: on a phone the filters' h2s are hidden, so the
+              list carries its own h2 and the outline never skips a level. */}
+          <h2 id={productsId} className="sr-only">
+            Products
+          </h2>
           {result.list.length ? (
             <>
               <ProductGrid products={result.list} eagerCount={4} />

@@ -1,5 +1,7 @@
-import { type MouseEvent, useState } from 'react';
-import { ContactModal } from './contact-modal.tsx';
+import { lazy, type MouseEvent, Suspense, useState } from 'react';
+
+// The contact form loads when the shopper first opens it, not with every page.
+const ContactModal = lazy(() => import('./contact-modal.tsx').then((m) => ({ default: m.ContactModal })));
 
 /**
  * The footer's support email (spec §2): a click opens the contact form in a modal. It
@@ -8,9 +10,11 @@ import { ContactModal } from './contact-modal.tsx';
  */
 export function SupportEmailLink({ email, className }: { email: string; className?: string }) {
   const [open, setOpen] = useState(false);
+  const [opened, setOpened] = useState(false);
   function onClick(e: MouseEvent<HTMLAnchorElement>) {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
+    setOpened(true);
     setOpen(true);
   }
   return (
@@ -18,7 +22,11 @@ export function SupportEmailLink({ email, className }: { email: string; classNam
       <a className={className} href={`mailto:${email}`} onClick={onClick} aria-haspopup="dialog" data-support-email>
         {email}
       </a>
-      <ContactModal open={open} onOpenChange={setOpen} />
+      {opened && (
+        <Suspense fallback={null}>
+          <ContactModal open={open} onOpenChange={setOpen} />
+        </Suspense>
+      )}
     </>
   );
 }
