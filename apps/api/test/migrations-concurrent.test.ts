@@ -25,6 +25,22 @@ describe.runIf(testDbKind() === 'postgres')('migrations on a PostgreSQL server s
     }
   }
 
+  /** Three sessions creating and dropping schemas until the returned function is called. */
+  async function startChurn(): Promise<() => Promise<void>> {
+    const admins = await Promise.all([0, 1, 2].map(async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      return c;
+    }));
+    const stop = { done: false };
+    const churning = admins.map((a) => churn(a, stop));
+    return async () => {
+      stop.done = true;
+      await Promise.all(churning);
+      await Promise.all(admins.map((a) => a.end()));
+    };
+  }
+
   async function migrateFresh(): Promise<void> {
     const schema = name('mig');
     const db = openDb({ kind: 'postgres', url: url!, schema });
@@ -41,19 +57,11 @@ describe.runIf(testDbKind() === 'postgres')('migrations on a PostgreSQL server s
   }
 
   it('migrates fresh schemas while other schemas are created and dropped', async () => {
-    const admins = await Promise.all([0, 1, 2].map(async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }));
-    const stop = { done: false };
-    const churning = admins.map((a) => churn(a, stop));
+    const stopChurn = await startChurn();
     try {
       for (let i = 0; i < 6; i++) await migrateFresh();
     } finally {
-      stop.done = true;
-      await Promise.all(churning);
-      await Promise.all(admins.map((a) => a.end()));
+      await stopChurn();
     }
   }, 120_000);
 
@@ -85,13 +93,7 @@ describe.runIf(testDbKind() === 'postgres')('migrations on a PostgreSQL server s
   it('the stock introspector is the one that fails (so the test above can fail)', async () => {
     // Kysely's own dialect on the same race: if this stops failing, Kysely fixed it and our
     // scoped introspector could go.
-    const admins = await Promise.all([0, 1, 2].map(async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }));
-    const stop = { done: false };
-    const churning = admins.map((a) => churn(a, stop));
+    const stopChurn = await startChurn();
     const stock = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
     let failure: unknown;
     try {
@@ -101,9 +103,7 @@ describe.runIf(testDbKind() === 'postgres')('migrations on a PostgreSQL server s
         });
       }
     } finally {
-      stop.done = true;
-      await Promise.all(churning);
-      await Promise.all(admins.map((a) => a.end()));
+      await stopChurn();
       await stock.destroy();
     }
     expect(String(failure)).toMatch(/does not exist/);
