@@ -119,6 +119,32 @@ test.describe('checking out', () => {
     await expect(card).toContainText(sku.title);
   });
 
+  test('the answer to "place order" is lost on the way: placing it again lands on the one order, not a second', async ({ page, request }) => {
+    await signUpByApi(page.request, newShopper('Rafiq Islam'));
+    const sku = await skuFrom(request, 260, 3);
+    const before = await stockOf(request, sku.code);
+    await withCart(page, [{ sku, quantity: 1 }]);
+    await fillAddress(page);
+    await page.getByRole('radio', { name: /Cash on delivery/ }).check();
+    // The server places the order, but the browser never hears back.
+    let sent = 0;
+    await page.route('**/api/checkouts', async (route) => {
+      sent++;
+      if (sent === 1) {
+        await route.fetch();
+        await route.abort('connectionreset');
+      } else await route.continue();
+    });
+    await placeOrder(page);
+    await expect(page.getByRole('alert')).toContainText('We could not reach the shop');
+    await placeOrder(page);
+    await expect(page).toHaveURL(/\/payments\/response\/success\?invoiceId=/);
+    expect(sent).toBe(2);
+    expect(await stockOf(request, sku.code)).toBe(before - 1);
+    await page.goto('/orders');
+    await expect(page.getByTestId('sale-card').filter({ hasText: sku.title })).toHaveCount(1);
+  });
+
   test('a customer books to pay later, then cancels the booking from the orders page and the stock comes back', async ({ page, request }) => {
     await signUpByApi(page.request, newShopper('Sadia Islam'));
     const sku = await skuFrom(request, 180);

@@ -4,9 +4,9 @@ import { checkoutDeps } from '../src/modules/checkout/checkout-deps.ts';
 import { expireStalePayments } from '../src/modules/payments/payments.service.ts';
 import { signUp } from './helpers/accounts.ts';
 import { expectApiError } from './helpers/assertions.ts';
-import { checkout, checkoutBody, countRows, onApp, paySandbox, plainSkus, saleRow, setStock, stockOf, type TestSku } from './helpers/checkout.ts';
+import { checkout, checkoutBody, countRows, onApp, paySandbox, plainSkus, saleRow, setStock, startPaymentsApp, stockOf, type TestSku } from './helpers/checkout.ts';
 import { addCoupon } from './helpers/pricing-fixtures.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 // Card payments through the built-in sandbox gateway (the default provider), driven over
 // HTTP as a payer's browser would: the hosted page, the hand-back form POST to our return
@@ -17,9 +17,7 @@ let skus: TestSku[];
 let next = 0;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { trustProxy: true } });
-  // The test server's real address: the gateway sends the payer back here.
-  t.app.config.publicUrl = t.baseUrl;
+  t = await startPaymentsApp();
   skus = await plainSkus(t.db.kysely, 30, 120);
 });
 afterAll(() => t?.close());

@@ -466,6 +466,14 @@ export interface SaleAttachmentsTable {
   created_at: string;
 }
 
+export interface CheckoutKeysTable {
+  key: string;
+  owner: string;
+  request_hash: string;
+  sale_id: number;
+  created_at: string;
+}
+
 export interface SandboxPaymentSessionsTable {
   id: Generated<number>;
   session_key: string;
@@ -582,6 +590,7 @@ export interface Database {
   payments: PaymentsTable;
   sale_attachments: SaleAttachmentsTable;
   sandbox_payment_sessions: SandboxPaymentSessionsTable;
+  checkout_keys: CheckoutKeysTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

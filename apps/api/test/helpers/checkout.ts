@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.ts';
 import { uniqueEmail, uniqueMobile } from './accounts.ts';
-import type { ApiResponse, TestApp } from './test-app.ts';
+import { type ApiResponse, startTestApp, type TestApp } from './test-app.ts';
 
 // Orders for the checkout and payment tests: demo skus with stock the test controls, a
 // valid Bangladeshi address, and the sandbox gateway driven over HTTP as a payer would.
@@ -102,4 +102,14 @@ export async function paySandbox(t: TestApp, paymentUrl: string, action: 'pay' |
 
 export async function saleRow(db: Kysely<Database>, invoiceId: string) {
   return db.selectFrom('sales').selectAll().where('invoice_id', '=', invoiceId).executeTakeFirstOrThrow();
+}
+
+/**
+ * The app for card payments: it trusts X-Forwarded-For (tests give shoppers addresses of
+ * their own), and its public URL is its real address, where the gateway sends payers back.
+ */
+export async function startPaymentsApp(): Promise<TestApp> {
+  const t = await startTestApp({ config: { trustProxy: true } });
+  t.app.config.publicUrl = t.baseUrl;
+  return t;
 }

@@ -33,7 +33,7 @@ export type ApiResult<T> =
   | { ok: false; status: number; error: TApiError['error'] | null; networkError?: boolean };
 
 /** Never throws: a network failure is `networkError: true` (spec §7, the request helper). */
-export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<ApiResult<T>> {
+export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -45,6 +45,7 @@ export async function apiFetch<T>(path: string, init: { method?: string; body?: 
         // (docs/decisions/0008).
         'x-session-cookie': '1',
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       credentials: 'same-origin',

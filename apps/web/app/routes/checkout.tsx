@@ -91,6 +91,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const [alert, setAlert] = useState<ReactNode>(null);
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const attempt = useRef<{ key: string; body: string } | null>(null);
 
   // Saved addresses arrive when the shopper signs in on this page.
   useEffect(() => {
@@ -185,7 +186,11 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
       ...(user ? {} : { contact }),
       ...(note.trim() ? { note: note.trim() } : {}),
     };
-    const res = await apiFetch<TCheckoutResponse>('/api/checkouts', { body });
+    // One key per distinct request: sent again unchanged (after "could not reach the shop",
+    // or a second click) it answers the order already placed instead of placing another.
+    const sent = JSON.stringify(body);
+    if (attempt.current?.body !== sent) attempt.current = { key: crypto.randomUUID(), body: sent };
+    const res = await apiFetch<TCheckoutResponse>('/api/checkouts', { body, headers: { 'idempotency-key': attempt.current.key } });
     if (res.ok) {
       cartActions.clear();
       // The gateway's page is another site: a full navigation. Outcome pages are ours.
@@ -195,7 +200,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
     }
     setBusy(false);
     if (res.networkError) {
-      setAlert('We could not reach the shop. Please check your connection and try again; nothing was charged.');
+      setAlert('We could not reach the shop. Please check your connection and try again: trying again will not place a second order.');
       return;
     }
     const err = res.error;

@@ -7,6 +7,7 @@ import * as m0005 from './2026-11-21-0005-engagement.ts';
 import * as m0007 from './2026-11-21-0007-promotions.ts';
 import * as m0008 from './2026-11-21-0008-orders-payments.ts';
 import * as m0004 from './2026-11-21-0004-catalogue-search.ts';
+import * as m0009 from './2026-11-22-0009-checkout-keys.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-0007-promotions': m0007,
   '2026-11-21-0008-orders-payments': m0008,
   '2026-11-21-0004-catalogue-search': m0004,
+  '2026-11-22-0009-checkout-keys': m0009,
 };

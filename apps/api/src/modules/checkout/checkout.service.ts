@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   canRetryPayment,
   CHECKOUT_MESSAGES,
@@ -17,6 +17,7 @@ import {
   type TSaleStatus,
 } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
 import { addHistory, settleUnpaid } from '../payments/payments.service.ts';
@@ -154,10 +155,52 @@ export interface PlacedOrder {
   paymentUrl: string | null;
   redirectTo: string;
   accessToken: string | null;
+  /** True when an earlier checkout with the same idempotency key placed this order. */
+  replayed?: boolean;
 }
 
-export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, customerId: number | null): Promise<PlacedOrder> {
+/**
+ * The order an earlier checkout with this idempotency key placed, answered again; null
+ * when the key is new. The same key from someone else, or with another request, is
+ * refused (409): a key names one request.
+ */
+async function replayCheckout(deps: CheckoutDeps, key: string, owner: string, requestHash: string): Promise<PlacedOrder | null> {
+  const db = deps.db.kysely;
+  const row = await db.selectFrom('checkout_keys').selectAll().where('key', '=', key).executeTakeFirst();
+  if (!row) return null;
+  if (row.owner !== owner || row.request_hash !== requestHash) {
+    throw conflict('idempotency_key_reused', 'This Idempotency-Key was used for another checkout. Send a new key for a new checkout.');
+  }
+  let sale = (await repo.saleById(db, row.sale_id))!;
+  // A guest's token is kept only as a hash: the repeat gets a new one (the browser's
+  // cookie takes it; the lost answer's token no longer opens the order).
+  let accessToken: string | null = null;
+  if (sale.customer_id === null) {
+    const access = newAccessToken();
+    await db.updateTable('sales').set({ access_token_hash: access.hash }).where('id', '=', sale.id).execute();
+    sale = { ...sale, access_token_hash: access.hash };
+    accessToken = access.token;
+  }
+  let paymentUrl: string | null = null;
+  let redirectTo: string;
+  if (sale.payment_method === 'later') redirectTo = outcomePath('later', sale.invoice_id);
+  else if (sale.payment_method !== 'card' || sale.payment_status === 'paid') redirectTo = outcomePath('success', sale.invoice_id);
+  else {
+    const open = (await repo.paymentsOf(db, sale.id)).find((p) => p.status === 'initiated' && p.gateway_url);
+    paymentUrl = open?.gateway_url ?? null;
+    redirectTo = paymentUrl ?? outcomePath('failed', sale.invoice_id);
+  }
+  return { sale, paymentUrl, redirectTo, accessToken, replayed: true };
+}
+
+export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, customerId: number | null, idempotencyKey: string | null = null): Promise<PlacedOrder> {
   const { kysely, dialect } = deps.db;
+  const owner = customerId === null ? 'guest' : `customer:${customerId}`;
+  const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  if (idempotencyKey) {
+    const earlier = await replayCheckout(deps, idempotencyKey, owner, requestHash);
+    if (earlier) return earlier;
+  }
   const items = mergeCheckoutItems(body.items);
   const over = items.find((i) => i.quantity > MAX_LINE_QUANTITY);
   if (over) throw badRequest(`At most ${MAX_LINE_QUANTITY} of one item per order`, { items: `At most ${MAX_LINE_QUANTITY} of ${over.skuCode} per order` });
@@ -241,6 +284,11 @@ export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, cus
         cancelled_at: null,
         fulfilled_at: null,
       });
+      // In the order's own transaction: of two checkouts with one key, one commits and the
+      // other meets the key and answers that order (below).
+      if (idempotencyKey) {
+        await trx.insertInto('checkout_keys').values({ key: idempotencyKey, owner, request_hash: requestHash, sale_id: sale.id, created_at: nowIso }).execute();
+      }
       await saveReservations(trx, sale.id, reserved.allocations ?? [], nowIso);
       await repo.insertLines(
         trx,
@@ -292,6 +340,10 @@ export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, cus
     });
   } catch (err) {
     if (err instanceof StockConflictError) throw conflict('out_of_stock', CHECKOUT_MESSAGES.outOfStock);
+    if (idempotencyKey && isUniqueViolation(err)) {
+      const earlier = await replayCheckout(deps, idempotencyKey, owner, requestHash);
+      if (earlier) return earlier;
+    }
     throw err;
   }
 

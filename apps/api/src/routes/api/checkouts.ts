@@ -11,6 +11,14 @@ import { saleById, saleByInvoice } from '../../modules/sales/sales.repository.ts
 import { accessibleSale, fileUrl, getSale } from '../../modules/sales/sales.service.ts';
 import { saleDetail } from '../../modules/sales/sale-view.ts';
 
+/** A client's name for one checkout request, so that sending it again cannot place a second order. */
+const ZCheckoutHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,100}$/, 'An Idempotency-Key is 16 to 100 letters, digits, - or _ (a random UUID will do)')
+    .optional(),
+});
+
 const ZInvoiceQuery = z.object({ invoiceId: z.string().min(6).max(40).regex(/^[A-Za-z0-9-]+$/, 'Not an invoice id') });
 
 // The gateway's own field names are accepted too, so a return can be forwarded as it came.
@@ -59,14 +67,15 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['checkout'],
         summary: 'Place an order or a booking (spec §7)',
         description:
-          'Only skus and quantities are read: prices, discounts, the coupon amount and the total are computed by the server (unknown keys such as a price or total are ignored). One transaction creates the sale, reserves its stock and records the coupon use; when stock is short the answer is 409 `out_of_stock` naming the lines, and nothing is written. Card: `paymentUrl` is the gateway page. Guests get an `accessToken` (also set as the httpOnly cookie `order_access`) that opens the order for them and nobody else.',
+          'Only skus and quantities are read: prices, discounts, the coupon amount and the total are computed by the server (unknown keys such as a price or total are ignored). With an `Idempotency-Key` header, sending the same request again (a retry after a lost answer, a second click) answers 200 with the order the first one placed, and the header `Idempotent-Replayed: true`, instead of placing another; the same key with another request, or from someone else, is 409 `idempotency_key_reused`. One transaction creates the sale, reserves its stock and records the coupon use; when stock is short the answer is 409 `out_of_stock` naming the lines, and nothing is written. Card: `paymentUrl` is the gateway page. Guests get an `accessToken` (also set as the httpOnly cookie `order_access`) that opens the order for them and nobody else.',
+        headers: ZCheckoutHeaders,
         body: ZCheckoutRequest,
-        response: { 201: ZCheckoutResponse, ...errors },
+        response: { 200: ZCheckoutResponse, 201: ZCheckoutResponse, ...errors },
       },
     },
     async (req, reply) => {
       const deps = checkoutDeps(app, req.log);
-      const placed = await placeOrder(deps, req.body, req.customerId);
+      const placed = await placeOrder(deps, req.body, req.customerId, req.headers['idempotency-key'] ?? null);
       if (placed.accessToken) {
         const { cookie } = requestTokens(req);
         cookie.set(placed.sale.invoice_id, placed.accessToken);
@@ -80,7 +89,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       // The caller placed this order a moment ago: it is theirs to read.
       const sale = await saleDetail(deps.db.kysely, (await saleById(deps.db.kysely, placed.sale.id))!, fileUrl(app.config.imageHost));
-      return reply.status(201).send({
+      // A repeat of a checkout already placed answers that order (200), never a second one.
+      if (placed.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(placed.replayed ? 200 : 201).send({
         invoiceId: placed.sale.invoice_id,
         saleId: placed.sale.id,
         paymentUrl: placed.paymentUrl,
