@@ -311,28 +311,7 @@ export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, cus
       if (quote.coupon?.applied) {
         await recordCouponUse(trx, { code: quote.coupon.code, customerId, orderRef: invoiceId, amount: quote.totals.couponAmount, now });
       }
-      const payment =
-        method === 'card'
-          ? await repo.insertPayment(trx, {
-              sale_id: sale.id,
-              provider: deps.payments.name,
-              tran_id: newTranId(),
-              val_id: null,
-              session_key: null,
-              gateway_url: null,
-              amount: total,
-              currency: 'BDT',
-              status: 'initiated',
-              risk_level: null,
-              bank_tran_id: null,
-              card_type: null,
-              raw_verification: null,
-              failure_reason: null,
-              created_at: nowIso,
-              updated_at: nowIso,
-              verified_at: null,
-            })
-          : null;
+      const payment = method === 'card' ? await insertNewPayment(trx, deps, sale.id, total, nowIso) : null;
       const placedNote = { card: 'Order placed; waiting for the card payment', cod: 'Order placed; cash on delivery', later: 'Booking placed; items held until paid' }[method];
       await addHistory(trx, sale.id, status, paymentStatus, customerId === null ? 'guest' : 'customer', placedNote, nowIso);
       const lines = await repo.linesOf(trx, [sale.id]);
@@ -354,6 +333,29 @@ export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, cus
   }
   await sendOrderMail(deps, sale.id, method === 'later' ? 'booked' : 'placed');
   return { sale, paymentUrl: null, redirectTo: outcomePath(method === 'later' ? 'later' : 'success', sale.invoice_id), accessToken: access?.token ?? null };
+}
+
+/** A card payment of `amount` for the sale, not yet sent to the gateway (a fresh tran_id). */
+function insertNewPayment(trx: Transaction<Database>, deps: CheckoutDeps, saleId: number, amount: number, nowIso: string): Promise<PaymentRow> {
+  return repo.insertPayment(trx, {
+    sale_id: saleId,
+    provider: deps.payments.name,
+    tran_id: newTranId(),
+    val_id: null,
+    session_key: null,
+    gateway_url: null,
+    amount,
+    currency: 'BDT',
+    status: 'initiated',
+    risk_level: null,
+    bank_tran_id: null,
+    card_type: null,
+    raw_verification: null,
+    failure_reason: null,
+    created_at: nowIso,
+    updated_at: nowIso,
+    verified_at: null,
+  });
 }
 
 /**
@@ -442,25 +444,7 @@ export async function newPaymentSession(deps: CheckoutDeps, saleId: number, acto
         note += '; items reserved again';
       }
       await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'Replaced by a new payment session', nowIso);
-      const payment = await repo.insertPayment(trx, {
-        sale_id: sale.id,
-        provider: deps.payments.name,
-        tran_id: newTranId(),
-        val_id: null,
-        session_key: null,
-        gateway_url: null,
-        amount: Number(sale.total),
-        currency: 'BDT',
-        status: 'initiated',
-        risk_level: null,
-        bank_tran_id: null,
-        card_type: null,
-        raw_verification: null,
-        failure_reason: null,
-        created_at: nowIso,
-        updated_at: nowIso,
-        verified_at: null,
-      });
+      const payment = await insertNewPayment(trx, deps, sale.id, Number(sale.total), nowIso);
       await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'pending_payment', payment_status: 'pending', updated_at: nowIso });
       await addHistory(trx, sale.id, 'pending_payment', 'pending', actor, note, nowIso);
       return { sale: (await repo.saleById(trx, sale.id))!, payment, lines };

@@ -1,12 +1,13 @@
-import { type TSignedInUser, MESSAGES, type FieldErrors, hasErrors, validateSignIn } from '@storefront/shared';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type TSignedInUser, MESSAGES, validateSignIn } from '@storefront/shared';
+import type { FormEvent } from 'react';
 import { useRevalidator } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
 import { formFailure } from './auth-result.ts';
-import { FormAlert, PasswordField, TextField, focusFirstError } from './form-field.tsx';
+import { FormAlert, PasswordField, TextField } from './form-field.tsx';
+import { useAccountForm } from './use-account-form.ts';
 
 type Fields = { userName: string; password: string };
 
@@ -16,33 +17,12 @@ type Fields = { userName: string; password: string };
  * server does not say which part was wrong, and neither do we.
  */
 export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; onForgot(): void; onDone?(user: TSignedInUser): void }) {
-  const [values, setValues] = useState<Fields>({ userName: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<keyof Fields>>({});
-  const [alert, setAlert] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [tried, setTried] = useState(0);
-  const form = useRef<HTMLFormElement>(null);
+  const { values, errors, alert, setAlert, busy, setBusy, form, change, check, showErrors } = useAccountForm<Fields>({ userName: '', password: '' }, validateSignIn);
   const revalidator = useRevalidator();
-
-  useEffect(() => {
-    if (tried) focusFirstError(form.current);
-  }, [tried]);
-
-  const change = (name: keyof Fields) => (e: { target: { value: string } }) => {
-    const next = { ...values, [name]: e.target.value };
-    setValues(next);
-    // Once the shopper has tried to submit, errors follow what they type.
-    if (tried) setErrors(validateSignIn(next));
-  };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (busy) return;
-    setAlert(null);
-    const found = validateSignIn(values);
-    setErrors(found);
-    setTried((n) => n + 1);
-    if (hasErrors(found)) return;
+    if (busy || !check()) return;
     setBusy(true);
     const res = await apiFetch<TSignedInUser>('/api/signin/customers', {
       body: { source: 'DEFAULT', type: 'DEFAULT', userName: values.userName.trim(), password: values.password },
@@ -55,16 +35,9 @@ export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; o
       return;
     }
     if (res.status === 409) return setAlert(MESSAGES.signIn.alreadyLoggedIn);
-    if (res.status === 401) {
-      setErrors({ userName: MESSAGES.signIn.wrongUser, password: MESSAGES.signIn.wrongPassword });
-      setTried((n) => n + 1);
-      return;
-    }
+    if (res.status === 401) return showErrors({ userName: MESSAGES.signIn.wrongUser, password: MESSAGES.signIn.wrongPassword });
     const f = formFailure(res);
-    if (f.fields) {
-      setErrors(f.fields);
-      setTried((n) => n + 1);
-    }
+    if (f.fields) showErrors(f.fields);
     setAlert(f.form ?? null);
   }
 

@@ -1,12 +1,13 @@
-import { type TSignedInUser, type FieldErrors, MESSAGES, canSubmitSignUp, hasErrors, validateSignUp } from '@storefront/shared';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type TSignedInUser, MESSAGES, canSubmitSignUp, validateSignUp } from '@storefront/shared';
+import { type FormEvent, useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
 import { formFailure } from './auth-result.ts';
-import { FormAlert, PasswordField, TextField, focusFirstError } from './form-field.tsx';
+import { FormAlert, PasswordField, TextField } from './form-field.tsx';
+import { useAccountForm } from './use-account-form.ts';
 
 type Fields = { fullName: string; email: string; mobile: string; password: string; confirmPassword: string };
 const EMPTY: Fields = { fullName: '', email: '', mobile: '', password: '', confirmPassword: '' };
@@ -17,34 +18,14 @@ const EMPTY: Fields = { fullName: '', email: '', mobile: '', password: '', confi
  * signed in at once.
  */
 export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(user: TSignedInUser): void }) {
-  const [values, setValues] = useState<Fields>(EMPTY);
+  const { values, errors, alert, setAlert, busy, setBusy, form, change, check, showErrors } = useAccountForm<Fields>(EMPTY, validateSignUp);
   const [terms, setTerms] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors<keyof Fields>>({});
-  const [alert, setAlert] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [tried, setTried] = useState(0);
-  const form = useRef<HTMLFormElement>(null);
   const termsId = useId();
   const revalidator = useRevalidator();
 
-  useEffect(() => {
-    if (tried) focusFirstError(form.current);
-  }, [tried]);
-
-  const change = (name: keyof Fields) => (e: { target: { value: string } }) => {
-    const next = { ...values, [name]: e.target.value };
-    setValues(next);
-    if (tried) setErrors(validateSignUp(next));
-  };
-
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (busy || !canSubmitSignUp(terms)) return;
-    setAlert(null);
-    const found = validateSignUp(values);
-    setErrors(found);
-    setTried((n) => n + 1);
-    if (hasErrors(found)) return;
+    if (busy || !canSubmitSignUp(terms) || !check()) return;
     setBusy(true);
     const { confirmPassword: _, ...body } = values;
     const res = await apiFetch<TSignedInUser>('/api/signup', { body: { source: 'DEFAULT', type: 'DEFAULT', ...body, fullName: body.fullName.trim(), email: body.email.trim() } });
@@ -58,18 +39,13 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
     if (res.status === 409) {
       // spec §8: 'duplicate_email'. The fields say whether the email or the mobile clashed.
       const f = res.error?.fields ?? {};
-      setErrors({
+      return showErrors({
         ...(f.email || !f.mobile ? { email: MESSAGES.signUp.duplicateEmail } : {}),
         ...(f.mobile ? { mobile: f.mobile } : {}),
       });
-      setTried((n) => n + 1);
-      return;
     }
     const f = formFailure(res);
-    if (f.fields) {
-      setErrors(f.fields);
-      setTried((n) => n + 1);
-    }
+    if (f.fields) showErrors(f.fields);
     setAlert(f.form ?? null);
   }
 
