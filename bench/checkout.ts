@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
 import { runLoad } from './lib/load.ts';
-import { startShop, type DbKind, type ShopServer } from './lib/server.ts';
+import { startShop, type DbKind, withDb } from './lib/server.ts';
 import { formatMb, printResults, type ResultRow } from './lib/table.ts';
 
 // Checkouts per second (issue #6): 50 concurrent buyers, each a signed-in customer,
@@ -37,26 +35,6 @@ if (values.db === 'both' && !hasPg) console.log('DATABASE_URL is not set: runnin
 const API_KEY = process.env.STOREFRONT_API_KEY ?? 'storefront-web';
 const ADDRESS = { fullName: 'Bench Buyer', phone: '01711111111', division: 'Dhaka', district: 'Dhaka', area: 'Gulshan 2', addressLine: 'House 5, Road 10' };
 
-/** Direct access to the bench database, to top up stock and count what was written. */
-async function withDb<T>(server: ShopServer, fn: (sql: (q: string) => Promise<any[]>) => Promise<T>): Promise<T> {
-  if (server.db === 'sqlite') {
-    const db = new SqliteDatabase(server.where);
-    db.pragma('busy_timeout = 10000');
-    try {
-      return await fn(async (q) => (/^\s*select/i.test(q) ? db.prepare(q).all() : (db.prepare(q).run(), [])));
-    } finally {
-      db.close();
-    }
-  }
-  const schema = server.where.replace(/^schema /, '');
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${schema}` });
-  await client.connect();
-  try {
-    return await fn(async (q) => (await client.query(q)).rows);
-  } finally {
-    await client.end();
-  }
-}
 
 async function signUp(baseUrl: string, i: number): Promise<string> {
   const res = await fetch(`${baseUrl}/api/signup`, {

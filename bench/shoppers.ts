@@ -1,9 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
-import { REPO_ROOT, startShop, type DbKind, type ShopServer } from './lib/server.ts';
+import { REPO_ROOT, startShop, type DbKind, withDb } from './lib/server.ts';
 import { formatMb, formatTable } from './lib/table.ts';
 
 // A mixed shopper workload (issue #9): virtual shoppers, each on its own journey through
@@ -55,25 +53,6 @@ interface StepStats {
   errors: number;
 }
 
-/** Direct access to the bench database: stock for every checkout, the catalogue to visit. */
-async function withDb<T>(server: ShopServer, fn: (sql: (q: string) => Promise<any[]>) => Promise<T>): Promise<T> {
-  if (server.db === 'sqlite') {
-    const db = new SqliteDatabase(server.where);
-    db.pragma('busy_timeout = 10000');
-    try {
-      return await fn(async (q) => (/^\s*select/i.test(q) ? db.prepare(q).all() : (db.prepare(q).run(), [])));
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${server.where.replace(/^schema /, '')}` });
-  await client.connect();
-  try {
-    return await fn(async (q) => (await client.query(q)).rows);
-  } finally {
-    await client.end();
-  }
-}
 
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

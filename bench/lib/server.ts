@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 
 // Starts the shop the way production does (`node --import tsx apps/api/src/main.ts`) as a
@@ -382,5 +383,28 @@ export async function startShop(opts: StartOptions): Promise<ShopServer> {
     }
     await cleanup().catch(() => {});
     throw err;
+  }
+}
+
+/**
+ * Direct access to a bench server's database (to stock it, pick what to visit, count what
+ * was written), bypassing the API: `sql` runs one statement and answers its rows.
+ */
+export async function withDb<T>(server: ShopServer, fn: (sql: (q: string) => Promise<any[]>) => Promise<T>): Promise<T> {
+  if (server.db === 'sqlite') {
+    const db = new SqliteDatabase(server.where);
+    db.pragma('busy_timeout = 10000');
+    try {
+      return await fn(async (q) => (/^\s*select/i.test(q) ? db.prepare(q).all() : (db.prepare(q).run(), [])));
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${server.where.replace(/^schema /, '')}` });
+  await client.connect();
+  try {
+    return await fn(async (q) => (await client.query(q)).rows);
+  } finally {
+    await client.end();
   }
 }

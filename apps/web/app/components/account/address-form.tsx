@@ -1,9 +1,9 @@
-import { DIVISION_NAMES, displayMobile, type FieldErrors, type TAddress, type TAddressFields, districtsOf, hasErrors, validateAddress } from '@storefront/shared';
-import { type FormEvent, useRef, useState } from 'react';
+import { DIVISION_NAMES, displayMobile, type TAddress, type TAddressFields, districtsOf, validateAddress } from '@storefront/shared';
+import type { FormEvent } from 'react';
 import { apiFetch } from '../../lib/api-client.ts';
 import { Button } from '../ui/button.tsx';
-import { formFailure } from './auth-result.ts';
-import { FormAlert, SelectField, TextField, focusFirstError } from './form-field.tsx';
+import { FormAlert, SelectField, TextField } from './form-field.tsx';
+import { useAccountForm } from './use-account-form.ts';
 
 type Fields = TAddressFields & { label: string; isDefault: boolean };
 
@@ -31,23 +31,11 @@ export function AddressForm({
   onCancel?(): void;
   submitLabel?: string;
 }) {
-  const [values, setValues] = useState<Fields>(initial ?? emptyAddress());
-  const [errors, setErrors] = useState<FieldErrors<keyof TAddressFields>>({});
-  const [alert, setAlert] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  const set = <K extends keyof Fields>(k: K, v: Fields[K]) => setValues((old) => ({ ...old, [k]: v }));
+  const { values, set, update, errors, alert, setAlert, busy, setBusy, form, check, failed } = useAccountForm<Fields>(initial ?? emptyAddress, validateAddress);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (busy) return;
-    setAlert(null);
-    const found = validateAddress(values);
-    setErrors(found);
-    if (hasErrors(found)) {
-      requestAnimationFrame(() => focusFirstError(form.current));
-      return;
-    }
+    if (busy || !check()) return;
     setBusy(true);
     const body = { ...values, label: values.label.trim() || null };
     const res = addressId
@@ -55,12 +43,7 @@ export function AddressForm({
       : await apiFetch<TAddress>('/api/addresses', { method: 'POST', body });
     setBusy(false);
     if (res.ok) return onSaved(res.data);
-    const f = formFailure(res);
-    if (f.fields) {
-      setErrors(f.fields);
-      requestAnimationFrame(() => focusFirstError(form.current));
-    }
-    setAlert(f.form ?? null);
+    setAlert(failed(res));
   }
 
   return (
@@ -84,7 +67,7 @@ export function AddressForm({
         label="Division"
         name="division"
         value={values.division}
-        onChange={(e) => setValues((old) => ({ ...old, division: e.target.value, district: districtsOf(e.target.value).includes(old.district) ? old.district : '' }))}
+        onChange={(e) => update({ division: e.target.value, district: districtsOf(e.target.value).includes(values.district) ? values.district : '' })}
         error={errors.division}
       >
         <option value="">Choose a division</option>

@@ -12,15 +12,19 @@ export function fieldBorder(error?: string) {
 
 type InputProps = Omit<ComponentProps<'input'>, 'id'> & { label: string; error?: string; hint?: ReactNode };
 
-export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextField({ label, error, hint, className = '', ...props }, ref) {
-  const id = useId();
-  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+/** The ids a field's control points at with aria-describedby: its error, else its hint. */
+function describedBy(id: string, error?: string, hint?: ReactNode): string | undefined {
+  return [error ? `${id}-error` : '', hint && !error ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+/** The label above a control, and its hint or its error below, tied to it by id. */
+function FieldFrame({ id, label, error, hint, className, children }: { id: string; label: string; error?: string; hint?: ReactNode; className?: string; children: ReactNode }) {
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
         {label}
       </label>
-      <input ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={described} className={`${inputClass} ${fieldBorder(error)}`} {...props} />
+      {children}
       {hint && !error && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-ink-muted">
           {hint}
@@ -33,25 +37,30 @@ export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextF
       )}
     </div>
   );
+}
+
+export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextField({ label, error, hint, className = '', ...props }, ref) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
+      <input ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${inputClass} ${fieldBorder(error)}`} {...props} />
+    </FieldFrame>
+  );
 });
 
 /** A password input with a Show/Hide switch (typing a password on a phone is error-prone). */
 export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, 'type'>>(function PasswordField({ label, error, hint, className = '', ...props }, ref) {
   const id = useId();
   const [shown, setShown] = useState(false);
-  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <div className="relative">
         <input
           ref={ref}
           id={id}
           type={shown ? 'text' : 'password'}
           aria-invalid={error ? true : undefined}
-          aria-describedby={described}
+          aria-describedby={describedBy(id, error, hint)}
           className={`${inputClass} ${fieldBorder(error)} pr-16`}
           {...props}
         />
@@ -65,17 +74,7 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, 'type
           {shown ? 'Hide' : 'Show'}
         </button>
       </div>
-      {hint && !error && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-ink-muted">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-danger-600" data-testid="field-error">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 });
 
@@ -85,26 +84,18 @@ export const SelectField = forwardRef<HTMLSelectElement, Omit<ComponentProps<'se
 ) {
   const id = useId();
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} error={error} className={className}>
       <select
         ref={ref}
         id={id}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={describedBy(id, error)}
         className={`${inputClass} ${fieldBorder(error)} appearance-auto`}
         {...props}
       >
         {children}
       </select>
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-danger-600" data-testid="field-error">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 });
 

@@ -1,36 +1,25 @@
-import { type FieldErrors, type TCustomer, displayMobile, hasErrors, validateProfile } from '@storefront/shared';
-import { type FormEvent, useRef, useState } from 'react';
+import { type TCustomer, displayMobile, validateProfile } from '@storefront/shared';
+import type { FormEvent } from 'react';
 import { useRevalidator, useRouteLoaderData } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
-import { formFailure } from './auth-result.ts';
-import { FormAlert, TextField, focusFirstError } from './form-field.tsx';
+import { FormAlert, TextField } from './form-field.tsx';
 import { ProfileImageUpload } from './profile-image-upload.tsx';
 import type { ShellUser } from './shell-user.ts';
+import { useAccountForm } from './use-account-form.ts';
 
 /** spec §2 profile tab: the picture, name and mobile, email, newsletter status. */
 export function ProfileTab({ customer }: { customer: TCustomer }) {
   const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
   const revalidator = useRevalidator();
-  const [values, setValues] = useState({ fullName: customer.fullName, mobile: displayMobile(customer.mobile) });
-  const [errors, setErrors] = useState<FieldErrors<'fullName' | 'mobile'>>({});
-  const [alert, setAlert] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
+  const { values, change, errors, alert, setAlert, busy, setBusy, form, check, failed } = useAccountForm({ fullName: customer.fullName, mobile: displayMobile(customer.mobile) }, validateProfile);
   const changed = values.fullName.trim() !== customer.fullName || values.mobile.trim() !== displayMobile(customer.mobile);
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    if (busy) return;
-    setAlert(null);
-    const found = validateProfile(values);
-    setErrors(found);
-    if (hasErrors(found)) {
-      requestAnimationFrame(() => focusFirstError(form.current));
-      return;
-    }
+    if (busy || !check()) return;
     setBusy(true);
     const res = await apiFetch<TCustomer>('/api/customers', { method: 'PUT', body: { fullName: values.fullName.trim(), mobile: values.mobile.trim() } });
     setBusy(false);
@@ -41,12 +30,7 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
       return;
     }
     if (res.status === 401) return session.expired();
-    const f = formFailure(res);
-    if (f.fields) {
-      setErrors(f.fields);
-      requestAnimationFrame(() => focusFirstError(form.current));
-    }
-    setAlert(f.form ?? null);
+    setAlert(failed(res));
   }
 
   return (
@@ -64,7 +48,7 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
         </h2>
         <form ref={form} onSubmit={save} noValidate className="mt-4 grid gap-4 md:max-w-xl" aria-label="Your details">
           <FormAlert>{alert}</FormAlert>
-          <TextField label="Full Name" name="fullName" autoComplete="name" value={values.fullName} onChange={(e) => setValues({ ...values, fullName: e.target.value })} error={errors.fullName} />
+          <TextField label="Full Name" name="fullName" autoComplete="name" value={values.fullName} onChange={change('fullName')} error={errors.fullName} />
           <TextField
             label="Mobile No"
             name="mobile"
@@ -72,7 +56,7 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
             autoComplete="tel"
             inputMode="tel"
             value={values.mobile}
-            onChange={(e) => setValues({ ...values, mobile: e.target.value })}
+            onChange={change('mobile')}
             error={errors.mobile}
           />
           <TextField label="Email" name="email" type="email" value={customer.email} readOnly disabled hint="Your email signs you in and cannot be changed here." />

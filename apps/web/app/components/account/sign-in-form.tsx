@@ -5,7 +5,6 @@ import { apiFetch } from '../../lib/api-client.ts';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
-import { formFailure } from './auth-result.ts';
 import { FormAlert, PasswordField, TextField } from './form-field.tsx';
 import { useAccountForm } from './use-account-form.ts';
 
@@ -17,7 +16,7 @@ type Fields = { userName: string; password: string };
  * server does not say which part was wrong, and neither do we.
  */
 export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; onForgot(): void; onDone?(user: TSignedInUser): void }) {
-  const { values, errors, alert, setAlert, busy, setBusy, form, change, check, showErrors } = useAccountForm<Fields>({ userName: '', password: '' }, validateSignIn);
+  const { values, errors, alert, setAlert, busy, setBusy, form, change, check, showErrors, failed } = useAccountForm<Fields>({ userName: '', password: '' }, validateSignIn);
   const revalidator = useRevalidator();
 
   async function submit(e: FormEvent) {
@@ -36,9 +35,7 @@ export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; o
     }
     if (res.status === 409) return setAlert(MESSAGES.signIn.alreadyLoggedIn);
     if (res.status === 401) return showErrors({ userName: MESSAGES.signIn.wrongUser, password: MESSAGES.signIn.wrongPassword });
-    const f = formFailure(res);
-    if (f.fields) showErrors(f.fields);
-    setAlert(f.form ?? null);
+    setAlert(failed(res));
   }
 
   return (

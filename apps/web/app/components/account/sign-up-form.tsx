@@ -5,7 +5,6 @@ import { apiFetch } from '../../lib/api-client.ts';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
-import { formFailure } from './auth-result.ts';
 import { FormAlert, PasswordField, TextField } from './form-field.tsx';
 import { useAccountForm } from './use-account-form.ts';
 
@@ -18,7 +17,7 @@ const EMPTY: Fields = { fullName: '', email: '', mobile: '', password: '', confi
  * signed in at once.
  */
 export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(user: TSignedInUser): void }) {
-  const { values, errors, alert, setAlert, busy, setBusy, form, change, check, showErrors } = useAccountForm<Fields>(EMPTY, validateSignUp);
+  const { values, errors, alert, setAlert, busy, setBusy, form, change, check, showErrors, failed } = useAccountForm<Fields>(EMPTY, validateSignUp);
   const [terms, setTerms] = useState(false);
   const termsId = useId();
   const revalidator = useRevalidator();
@@ -44,9 +43,7 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
         ...(f.mobile ? { mobile: f.mobile } : {}),
       });
     }
-    const f = formFailure(res);
-    if (f.fields) showErrors(f.fields);
-    setAlert(f.form ?? null);
+    setAlert(failed(res));
   }
 
   return (
