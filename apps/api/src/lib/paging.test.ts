@@ -3,12 +3,12 @@ import { ZSearchRequest, type TSearchRequestInput } from '@storefront/shared';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from './errors.ts';
-import { pagedSearch, type SearchFields } from './paging.ts';
+import { booleanField, integerField, pagedSearch, type SearchFields, textField } from './paging.ts';
 
 // The paging rules on a tiny in-memory table; the API tests run them on both databases.
 
 interface Db {
-  things: { id: number; name: string; colour: string; rank: number };
+  things: { id: number; name: string; colour: string; rank: number; in_stock: number };
 }
 
 let db: Kysely<Db>;
@@ -20,22 +20,23 @@ beforeAll(async () => {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('colour', 'text', (c) => c.notNull())
     .addColumn('rank', 'integer', (c) => c.notNull())
+    .addColumn('in_stock', 'integer', (c) => c.notNull())
     .execute();
   await db
     .insertInto('things')
     .values([
-      { id: 1, name: 'Oak Table', colour: 'brown', rank: 3 },
-      { id: 2, name: 'Teak Chair', colour: 'brown', rank: 1 },
-      { id: 3, name: '50% Off Sofa', colour: 'grey', rank: 2 },
-      { id: 4, name: 'Side_Board', colour: 'white', rank: 2 },
-      { id: 5, name: 'Sideboard', colour: 'white', rank: 5 },
+      { id: 1, name: 'Oak Table', colour: 'brown', rank: 3, in_stock: 1 },
+      { id: 2, name: 'Teak Chair', colour: 'brown', rank: 1, in_stock: 0 },
+      { id: 3, name: '50% Off Sofa', colour: 'grey', rank: 2, in_stock: 1 },
+      { id: 4, name: 'Side_Board', colour: 'white', rank: 2, in_stock: 0 },
+      { id: 5, name: 'Sideboard', colour: 'white', rank: 5, in_stock: 1 },
     ])
     .execute();
 });
 afterAll(() => db?.destroy());
 
 const FIELDS: SearchFields = {
-  filter: { name: 'name', colour: 'colour' },
+  filter: { name: textField('name'), colour: textField('colour') },
   sort: { name: 'name', rank: 'rank' },
   tieBreaker: 'id',
 };
@@ -111,5 +112,75 @@ describe('pagedSearch', () => {
 
   it('only allows whitelisted names, not arbitrary columns of the table', async () => {
     await expect(run({ textParams: [{ field: 'rank', value: 1 }] })).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+// Typed filters (docs/decisions/0025-typed-search-filters.md): each field says what its column
+// holds; a value is checked and converted before it is bound, or refused with a 400 naming the field.
+describe('pagedSearch with typed filter fields', () => {
+  const TYPED: SearchFields = {
+    filter: { name: textField('name'), rank: integerField('rank'), inStock: booleanField('in_stock'), colour: textField('colour', ['EXACT']) },
+    sort: {},
+    tieBreaker: 'id',
+  };
+  const typed = (input: TSearchRequestInput) => pagedSearch(db.selectFrom('things').select(['id']), ZSearchRequest.parse(input), TYPED);
+  const typedIds = async (input: TSearchRequestInput) => (await typed(input)).list.map((r) => r.id);
+  const refused = (input: TSearchRequestInput, field: string) =>
+    expect(typed(input)).rejects.toMatchObject({ status: 400, fields: { textParams: expect.stringMatching(new RegExp(`^${field}: `)) } });
+
+  it('binds an integer field as a number, given as a number or as its digits', async () => {
+    expect(await typedIds({ textParams: [{ field: 'rank', value: 2 }] })).toEqual([3, 4]);
+    expect(await typedIds({ textParams: [{ field: 'rank', value: ' 2 ' }] })).toEqual([3, 4]);
+    expect(await typedIds({ textParams: [{ field: 'rank', value: '1, 5', matchType: 'IN' }] })).toEqual([2, 5]);
+    expect(await typedIds({ textParams: [{ field: 'rank', value: 3, matchType: 'IN' }] })).toEqual([1]);
+    expect(await typedIds({ textParams: [{ field: 'rank', value: -0 }] })).toEqual([]);
+  });
+
+  it('refuses a value an integer field cannot hold, naming the field', async () => {
+    for (const value of ['abc', '2.0', '1e3', 1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, true, false, '']) await refused({ textParams: [{ field: 'rank', value }] }, 'rank');
+    await refused({ textParams: [{ field: 'rank', value: '1,x', matchType: 'IN' }] }, 'rank');
+    await refused({ textParams: [{ field: 'rank', value: ' , ', matchType: 'IN' }] }, 'rank');
+  });
+
+  it('refuses a text match on an integer field (PostgreSQL has no lower(integer))', async () => {
+    for (const matchType of ['CONTAINS', 'STARTS_WITH'] as const) {
+      await expect(typed({ textParams: [{ field: 'rank', value: 2, matchType }] })).rejects.toMatchObject({ status: 400, fields: { textParams: expect.stringContaining(`rank: matchType ${matchType}`) } });
+    }
+  });
+
+  it('binds a boolean field as the 0 or 1 both databases store, from true/false, "true"/"false" or 1/0', async () => {
+    for (const value of [true, 'true', 1, '1']) expect(await typedIds({ textParams: [{ field: 'inStock', value }] })).toEqual([1, 3, 5]);
+    for (const value of [false, 'false', 0, '0']) expect(await typedIds({ textParams: [{ field: 'inStock', value }] })).toEqual([2, 4]);
+  });
+
+  it('refuses anything else for a boolean field, and any match but EXACT', async () => {
+    for (const value of ['yes', 'TRUE', '', 2, -1, 0.5]) await refused({ textParams: [{ field: 'inStock', value }] }, 'inStock');
+    for (const matchType of ['IN', 'CONTAINS', 'STARTS_WITH'] as const) await refused({ textParams: [{ field: 'inStock', value: true, matchType }] }, 'inStock');
+  });
+
+  it('takes a number for a text field as its text, and refuses a boolean (SQLite cannot bind one)', async () => {
+    expect(await typedIds({ textParams: [{ field: 'name', value: 50, matchType: 'STARTS_WITH' }] })).toEqual([3]);
+    expect(await typedIds({ textParams: [{ field: 'name', value: '50', matchType: 'STARTS_WITH' }] })).toEqual([3]);
+    for (const matchType of ['EXACT', 'IN', 'CONTAINS', 'STARTS_WITH'] as const) {
+      await refused({ textParams: [{ field: 'name', value: true, matchType }] }, 'name');
+      await refused({ textParams: [{ field: 'name', value: false, matchType }] }, 'name');
+    }
+  });
+
+  it('refuses NUL in a text value (PostgreSQL text cannot hold it), as on every database', async () => {
+    await refused({ textParams: [{ field: 'name', value: 'Oak\u0000', matchType: 'CONTAINS' }] }, 'name');
+    await refused({ textParams: [{ field: 'name', value: 'a,\u0000', matchType: 'IN' }] }, 'name');
+  });
+
+  it('refuses a match type the field does not take', async () => {
+    await refused({ textParams: [{ field: 'colour', value: 'whi', matchType: 'STARTS_WITH' }] }, 'colour');
+    expect(await typedIds({ textParams: [{ field: 'colour', value: 'white' }] })).toEqual([4, 5]);
+  });
+
+  it('names the fields it knows when asked for one it does not', async () => {
+    await expect(typed({ textParams: [{ field: 'price', value: 1 }] })).rejects.toMatchObject({
+      status: 400,
+      fields: { textParams: 'unknown field price; filter fields: name, rank, inStock, colour' },
+    });
   });
 });

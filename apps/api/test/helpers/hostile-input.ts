@@ -201,7 +201,7 @@ export function plausible(s: Schema | undefined, dict: Dictionary, depth = 0): f
 
 // ---- mutations of a value ----------------------------------------------------------------------
 
-type PathStep = string | number;
+export type PathStep = string | number;
 
 /** Every place in a JSON tree (the root is []), objects and arrays included. */
 function places(v: unknown, at: PathStep[] = [], out: PathStep[][] = []): PathStep[][] {
@@ -285,6 +285,97 @@ function get(root: unknown, at: PathStep[]): unknown {
   let v = root as Record<string | number, unknown> | undefined;
   for (const step of at) v = v?.[step] as Record<string | number, unknown> | undefined;
   return v;
+}
+
+// ---- every JSON type at every field ---------------------------------------------------------------
+
+/**
+ * The JSON types a sweep puts at each field, numbers split by the ways they go wrong. Random
+ * mutations reach a given field with a given type only by luck; a value of a type the field
+ * does not expect (a boolean where a filter's column is text, a fraction where it is an
+ * integer) is exactly where a database driver throws instead of the validation answering.
+ */
+export const JSON_KINDS = {
+  string: ['', 'x', ' , ', '1', '1,2', '-1', '1.5', 'true', 'false', '0', 'null', '%', '_', "' OR 1=1 --", 'a\u0000b', '\ud800', 'ä'.repeat(600), '9'.repeat(30), 'AFL-1'],
+  integer: [0, 1, 2, 3, 42],
+  negative: [-1, -2, -0, -(2 ** 31) - 1, -(2 ** 53) - 2],
+  fraction: [0.5, 1.5, -2.5, 1e-7, Number.MIN_VALUE],
+  huge: [2 ** 31, 2 ** 32, 2 ** 53 + 2, 2 ** 63, 1e21, 1e308, new Raw('1e400'), new Raw('123456789012345678901234567890')],
+  boolean: [true, false],
+  null: [null],
+  array: [[], [1], ['x'], [null], [{}], [true, false], [[1]]],
+  object: [{}, { a: 1 }, { field: 'id', value: 1 }, { $ne: null }, ownKeys([['__proto__', { x: 1 }]])],
+} as const satisfies Record<string, readonly unknown[]>;
+export type JsonKind = keyof typeof JSON_KINDS;
+export const JSON_KIND_NAMES = Object.keys(JSON_KINDS) as JsonKind[];
+
+/**
+ * Every field a schema describes, nested ones included: an object's properties by name and
+ * an array's items at index 0, through anyOf, oneOf and allOf.
+ */
+export function fieldPaths(s: Schema | undefined, at: PathStep[] = [], depth = 0, out = new Map<string, PathStep[]>()): PathStep[][] {
+  if (!s || typeof s !== 'object' || depth > 6) return [...out.values()];
+  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) fieldPaths(alt, at, depth, out);
+  for (const [k, v] of Object.entries<Schema>(s.properties ?? {})) {
+    const p = [...at, k];
+    out.set(JSON.stringify(p), p);
+    fieldPaths(v, p, depth + 1, out);
+  }
+  if (s.items && typeof s.items === 'object') {
+    const p = [...at, 0];
+    out.set(JSON.stringify(p), p);
+    fieldPaths(s.items, p, depth + 1, out);
+  }
+  return [...out.values()];
+}
+
+/**
+ * The schema with every property required and every array holding an item: a value from
+ * it has every field in place, so that a sweep changes one field of an otherwise whole body.
+ */
+export function filledSchema(s: Schema | undefined, depth = 0): Schema | undefined {
+  if (!s || typeof s !== 'object' || depth > 6) return s;
+  const out: Schema = { ...s };
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (Array.isArray(s[key])) out[key] = s[key].map((a: Schema) => filledSchema(a, depth));
+  if (s.properties) {
+    out.properties = Object.fromEntries(Object.entries<Schema>(s.properties).map(([k, v]) => [k, filledSchema(v, depth + 1)]));
+    out.required = Object.keys(s.properties);
+  }
+  if (s.items && typeof s.items === 'object') {
+    out.items = filledSchema(s.items, depth + 1);
+    out.minItems = Math.max(1, s.minItems ?? 0);
+  }
+  return out;
+}
+
+/** A copy of the value with `value` at the place (made where missing: objects, arrays). */
+export function setAt(root: unknown, at: PathStep[], value: unknown): unknown {
+  if (at.length === 0) return value;
+  const [step, ...rest] = at;
+  if (typeof step === 'number') {
+    const list = Array.isArray(root) ? root.map(clone) : [];
+    while (list.length <= step) list.push(typeof rest[0] === 'number' ? [] : {});
+    list[step] = setAt(list[step], rest, value);
+    return list;
+  }
+  const entries: [string, unknown][] =
+    root !== null && typeof root === 'object' && !Array.isArray(root) && !(root instanceof Raw) ? Object.keys(root).map((k) => [k, clone((root as Record<string, unknown>)[k])]) : [];
+  const i = entries.findIndex(([k]) => k === step);
+  if (i >= 0) entries[i] = [step, setAt(entries[i][1], rest, value)];
+  else entries.push([step, setAt(undefined, rest, value)]);
+  return ownKeys(entries);
+}
+
+/** Property names anywhere in a schema (a response's fields are likely names to filter on). */
+export function propertyNames(s: Schema | undefined, out = new Set<string>(), depth = 0): Set<string> {
+  if (!s || typeof s !== 'object' || depth > 8) return out;
+  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) propertyNames(alt, out, depth);
+  for (const [k, v] of Object.entries<Schema>(s.properties ?? {})) {
+    out.add(k);
+    propertyNames(v, out, depth + 1);
+  }
+  if (s.items && typeof s.items === 'object') propertyNames(s.items, out, depth + 1);
+  return out;
 }
 
 // ---- encodings in a URL ------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { TSearchRequest } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { pagedSearch } from '../../lib/paging.ts';
+import { pagedSearch, textField } from '../../lib/paging.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -35,7 +35,7 @@ const COLUMNS = [
 export function searchAddresses(db: Q, customerId: number, req: TSearchRequest) {
   const q = db.selectFrom('addresses').select(COLUMNS).where('customer_id', '=', customerId);
   return pagedSearch(q, req, {
-    filter: { division: 'division', district: 'district', label: 'label' },
+    filter: { division: textField('division'), district: textField('district'), label: textField('label') },
     sort: { dateCreated: 'created_at', dateUpdated: 'updated_at', isDefault: 'is_default', fullName: 'full_name' },
     tieBreaker: 'id',
   });

@@ -20,7 +20,7 @@ import { isSitePath, skuOptions } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { pagedSearch } from '../../lib/paging.ts';
+import { integerField, pagedSearch, textField } from '../../lib/paging.ts';
 import { toContentItem } from '../site/site.service.ts';
 import * as repo from './catalogue.repository.ts';
 import { cardRowsByIds, relatedItems } from './search.repository.ts';
@@ -42,7 +42,7 @@ function parseOptions(raw: string): TCategory['options'] {
 /** POST /api/categories/search: the tree as a paged list, each with its direct children. */
 export async function searchCategories(db: Db, req: TSearchRequest): Promise<TPage<TCategory>> {
   const page = await pagedSearch(repo.categoriesQuery(db), req, {
-    filter: { id: 'id', parentId: 'parent_id', name: 'name', slug: 'slug' },
+    filter: { id: integerField('id'), parentId: integerField('parent_id'), name: textField('name'), slug: textField('slug') },
     sort: { sortOrder: 'sort_order', name: 'name', id: 'id', parentId: 'parent_id' },
     tieBreaker: 'id',
   });
@@ -211,7 +211,7 @@ export async function linkedItems(db: Db, req: TSearchRequest): Promise<TPage<TP
 
 /** POST /api/items/attachments/search: files that come with a product (a 3D model today). */
 export async function attachments(db: Db, req: TSearchRequest): Promise<TPage<TAttachment>> {
-  const page = await pagedSearch(repo.productsWithModel(db), req, { filter: { itemId: 'id' }, sort: { itemId: 'id' }, tieBreaker: 'id' });
+  const page = await pagedSearch(repo.productsWithModel(db), req, { filter: { itemId: integerField('id') }, sort: { itemId: 'id' }, tieBreaker: 'id' });
   return {
     ...page,
     list: page.list.map((p) => ({ id: `${p.id}-3d`, itemId: p.id, kind: '3d-model', title: `${p.title} in 3D`, url: p.model_url! })),
@@ -245,7 +245,7 @@ export async function bundles(db: Db, id?: number): Promise<TBundle[]> {
 /** POST /api/stocks/items/skus/search: stock per sku per branch. */
 export async function searchStock(db: Db, req: TSearchRequest): Promise<TPage<TStockRow>> {
   const page = await pagedSearch(repo.stockQuery(db), req, {
-    filter: { skuCode: 'stock.skuCode', itemId: 'stock.itemId', branchId: 'stock.branchId' },
+    filter: { skuCode: textField('stock.skuCode'), itemId: integerField('stock.itemId'), branchId: integerField('stock.branchId') },
     sort: { skuCode: 'stock.skuCode', branchId: 'stock.branchId', quantity: 'stock.quantity' },
     tieBreaker: 'stock.rowKey',
   });
@@ -272,7 +272,7 @@ export async function branchList(db: Db, kind?: string): Promise<TBranch[]> {
 /** The attribute search (spec §7; path POST /api/attributes/search): id, sortOrder and labels. */
 export async function searchAttributes(db: Db, req: TSearchRequest): Promise<TPage<TAttribute>> {
   const page = await pagedSearch(db.selectFrom('attributes').select(['id', 'name', 'display_label', 'sort_order']), req, {
-    filter: { id: 'id', name: 'name' },
+    filter: { id: integerField('id'), name: textField('name') },
     sort: { sortOrder: 'sort_order', name: 'name', id: 'id' },
     tieBreaker: 'id',
   });

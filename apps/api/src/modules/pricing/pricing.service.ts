@@ -1,7 +1,7 @@
 import type { TGlobalDiscount, TSearchRequest } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { pagedSearch } from '../../lib/paging.ts';
+import { booleanField, integerField, pagedSearch, textField } from '../../lib/paging.ts';
 import * as repo from './pricing.repository.ts';
 
 type Db = Kysely<Database>;
@@ -68,9 +68,8 @@ export async function validDiscounts(db: Db, now = new Date()): Promise<TGlobalD
  * valid or not. `valid` is computed at the time of the call and may be filtered on.
  */
 export async function searchDiscounts(db: Db, req: TSearchRequest, now = new Date()) {
-  const textParams = req.textParams.map((p) => (p.field === 'valid' ? { ...p, value: p.value === true || p.value === 'true' || p.value === 1 || p.value === '1' ? 1 : 0 } : p));
-  const page = await pagedSearch(repo.discountSearchQuery(db, now.toISOString()), { ...req, textParams }, {
-    filter: { id: 'id', type: 'type', discountType: 'discount_type', valid: 'valid', title: 'title' },
+  const page = await pagedSearch(repo.discountSearchQuery(db, now.toISOString()), req, {
+    filter: { id: integerField('id'), type: textField('type'), discountType: textField('discount_type'), valid: booleanField('valid'), title: textField('title') },
     sort: { id: 'id', title: 'title', value: 'value', startsAt: 'starts_at', endsAt: 'ends_at' },
     tieBreaker: 'id',
   });

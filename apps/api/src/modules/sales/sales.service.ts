@@ -1,7 +1,7 @@
 import { canUploadProof, type TPage, type TPaymentMethod, type TPaymentStatus, type TSale, type TSaleStatus, type TSearchRequest } from '@storefront/shared';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, conflict, notFound } from '../../lib/errors.ts';
-import { pagedSearch } from '../../lib/paging.ts';
+import { pagedSearch, textField } from '../../lib/paging.ts';
 import type { CheckoutDeps } from '../checkout/checkout-deps.ts';
 import { filePath, findFile, findFileForOwner } from '../files/files.service.ts';
 import { addHistory, cancelSale } from '../payments/payments.service.ts';
@@ -48,7 +48,7 @@ export async function searchSales(deps: CheckoutDeps, request: FastifyRequest, r
   const owner = request.customerId !== null ? { customerId: request.customerId } : { saleIds: await guestSaleIds(deps, request) };
   const sorted = req.sortParams.length ? req : { ...req, sortParams: [{ field: 'createdAt', type: 'DESC' as const }] };
   const page = await pagedSearch(repo.salesQuery(db, owner), sorted, {
-    filter: { kind: 'kind', status: 'status', paymentStatus: 'payment_status', paymentMethod: 'payment_method', invoiceId: 'invoice_id' },
+    filter: { kind: textField('kind'), status: textField('status'), paymentStatus: textField('payment_status'), paymentMethod: textField('payment_method'), invoiceId: textField('invoice_id') },
     sort: { createdAt: 'created_at', total: 'total', updatedAt: 'updated_at' },
     tieBreaker: 'id',
   });

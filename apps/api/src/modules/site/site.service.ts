@@ -1,7 +1,7 @@
 import type { TSearchRequest } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { pagedSearch } from '../../lib/paging.ts';
+import { pagedSearch, textField } from '../../lib/paging.ts';
 import { contentQuery, listKvps } from './site.repository.ts';
 
 export async function siteSettings(db: Kysely<Database>, keys?: string[]) {
@@ -33,7 +33,7 @@ export function toContentItem(r: { id: number; type: string; title: string; slug
 /** Content search of spec §7: filter by type/slug/title, sort by title or order. */
 export async function searchContent(db: Kysely<Database>, req: TSearchRequest) {
   const page = await pagedSearch(contentQuery(db), req, {
-    filter: { type: 'type', slug: 'slug', title: 'title' },
+    filter: { type: textField('type'), slug: textField('slug'), title: textField('title') },
     sort: { title: 'title', sortOrder: 'sort_order', updatedAt: 'updated_at' },
     tieBreaker: 'id',
   });

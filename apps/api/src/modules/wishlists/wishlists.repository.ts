@@ -1,7 +1,7 @@
 import type { TSearchRequest } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { pagedSearch } from '../../lib/paging.ts';
+import { integerField, pagedSearch, textField } from '../../lib/paging.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -41,7 +41,7 @@ function itemsQuery(db: Q, customerId: number) {
 
 export function searchItems(db: Q, customerId: number, req: TSearchRequest) {
   return pagedSearch(itemsQuery(db, customerId), req, {
-    filter: { itemId: 'wi.product_id', skuCode: 'wi.sku_code' },
+    filter: { itemId: integerField('wi.product_id'), skuCode: textField('wi.sku_code') },
     sort: { dateCreated: 'wi.created_at', title: 'p.title' },
     tieBreaker: 'wi.id',
   });

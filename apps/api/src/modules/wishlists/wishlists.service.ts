@@ -1,7 +1,7 @@
 import { MAX_WISHLIST_ITEMS, type TPage, type TSearchRequest, type TWishlistItem, type TWishlistToggleResult } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
 import * as repo from './wishlists.repository.ts';
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findItem>>>;
@@ -61,14 +61,6 @@ export async function removeWishlistEntry(db: Kysely<Database>, customerId: numb
 }
 
 export async function searchWishlist(db: Kysely<Database>, customerId: number, req: TSearchRequest): Promise<TPage<TWishlistItem>> {
-  // itemId is an integer column: PostgreSQL would refuse 'abc' with an error, so refuse it here with a 400.
-  for (const p of req.textParams) {
-    if (p.field !== 'itemId') continue;
-    const values = p.matchType === 'IN' ? String(p.value).split(',').map((v) => v.trim()) : [String(p.value)];
-    if (p.matchType === 'CONTAINS' || p.matchType === 'STARTS_WITH' || values.some((v) => !/^\d{1,9}$/.test(v))) {
-      throw badRequest('itemId filters take whole numbers with EXACT or IN', { textParams: 'itemId must be a whole number' });
-    }
-  }
   // spec §7: newest first by dateCreated unless the client sorts otherwise.
   const sorted = req.sortParams.length ? req : { ...req, sortParams: [{ field: 'dateCreated', type: 'DESC' as const }] };
   const page = await repo.searchItems(db, customerId, sorted);
