@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT, startShop, type DbKind, withDb } from './lib/server.ts';
+import { LIFTED_ORDER_LIMITS, REPO_ROOT, startShop, type DbKind, withDb } from './lib/server.ts';
 import { formatMb, formatTable } from './lib/table.ts';
 
 // A mixed shopper workload (issue #9): virtual shoppers, each on its own journey through
@@ -65,6 +65,8 @@ async function runOn(db: DbKind) {
     env: {
       SIGNUP_LIMIT_PER_ADDRESS: '100000',
       SIGNIN_LIMIT_PER_ADDRESS: '100000',
+      // 200 shoppers from one address, the guests sharing one contact.
+      ...LIFTED_ORDER_LIMITS,
       WEB_BUILD_DIR: process.env.WEB_BUILD_DIR ? path.resolve(REPO_ROOT, process.env.WEB_BUILD_DIR) : undefined,
     },
   });

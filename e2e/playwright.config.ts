@@ -38,6 +38,12 @@ const server = (port: number, env: Record<string, string>) => ({
     // count the whole suite as one client. The per-account limit stays as in production.
     SIGNUP_LIMIT_PER_ADDRESS: '1000',
     SIGNIN_LIMIT_PER_ADDRESS: '1000',
+    // The same for checkouts and the units unpaid orders may hold (docs/decisions/0022);
+    // the guests of the suite also share one mobile number (fixtures/checkout.ts).
+    ORDER_LIMIT_PER_ADDRESS: '1000',
+    ORDER_LIMIT_PER_CONTACT: '1000',
+    ORDER_HOLD_MAX_UNITS: '100000',
+    ORDER_HOLD_MAX_UNITS_PER_ADDRESS: '100000',
     ...env,
   },
 });

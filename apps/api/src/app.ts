@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppConfig } from './config.ts';
+import { type AppConfig, fastifyTrustProxy } from './config.ts';
 import type { Db } from './db/database.ts';
 import { apiKeyPlugin } from './plugins/api-key.ts';
 import { accountsPlugin } from './modules/accounts/accounts.plugin.ts';
@@ -50,7 +50,8 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // Only the configured hops or proxy addresses may name the client (docs/decisions/0023).
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // No requestIdHeader: with one, Fastify takes the header's value as it comes and never
     // calls genReqId, so the check below would not run. genReqId reads the header itself.
     requestIdHeader: false,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +23,14 @@ export interface AppConfig {
   webBuildDir: string | null;
   /** Public URL of the shop, for canonical links and payment return URLs. */
   publicUrl: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies in front may name the client in X-Forwarded-For (TRUST_PROXY,
+   * docs/decisions/0023): false trusts none (the connection's address is the client), a
+   * number trusts that many hops (the client is that many entries from the right), a list
+   * trusts those proxy addresses or CIDR ranges. `true` is taken as one hop, never as
+   * "trust every entry", which would let a client choose its own address.
+   */
+  trustProxy: boolean | number | string[];
   mail: {
     /** smtp://user:pass@host:port; unset keeps mail in the database outbox. */
     smtpUrl: string | null;
@@ -38,6 +46,44 @@ export interface AppConfig {
   pageCacheMs: number;
   /** Card payments (docs/decisions/0017). */
   payments: PaymentsConfig;
+  /** Limits on placing orders and bookings, and how long a booking holds stock (docs/decisions/0022). */
+  orders: OrdersConfig;
+  /** Upload quotas, the room kept for guests' files and the sweep of unclaimed ones (docs/decisions/0024). */
+  uploads: UploadsConfig;
+}
+
+export interface UploadsConfig {
+  /** Bytes one customer may keep stored, uploads in progress included (UPLOAD_QUOTA_CUSTOMER_MB, default 500). */
+  customerQuotaBytes: number;
+  /** Bytes guests from one client address may keep stored, uploads in progress included (UPLOAD_QUOTA_GUEST_MB, default 100). */
+  guestQuotaBytes: number;
+  /** Bytes all guests together may keep stored; beyond it guest uploads are refused (GUEST_UPLOADS_TOTAL_MB, default 2048). */
+  guestTotalBytes: number;
+  /** Guest uploads are refused when the files folder's disk would keep less free than this (UPLOAD_MIN_FREE_DISK_MB, default 1024; 0 turns the check off). */
+  minFreeDiskBytes: number;
+  /** A guest's file that nothing refers to is deleted this long after its upload (GUEST_FILE_RETENTION_HOURS, default 24). */
+  guestFileRetentionMs: number;
+}
+
+export interface OrdersConfig {
+  /** The most units of one sku in one order (ORDER_MAX_LINE_QUANTITY, default 10, at most 99). */
+  maxLineQuantity: number;
+  /** The most units in one order, all lines together (ORDER_MAX_UNITS, default 30). */
+  maxUnits: number;
+  /** Counting window of the checkout limits below (ORDER_LIMIT_WINDOW_MINUTES, default 60). */
+  limitWindowMs: number;
+  /** Checkouts per client address per window (ORDER_LIMIT_PER_ADDRESS, default 20). */
+  perAddress: number;
+  /** Checkouts per signed-in customer per window (ORDER_LIMIT_PER_CUSTOMER, default 10). */
+  perCustomer: number;
+  /** Guest checkouts per contact email and per contact mobile per window (ORDER_LIMIT_PER_CONTACT, default 5). */
+  perContact: number;
+  /** Units that unpaid orders and bookings of one guest email, one guest mobile or one customer may hold at once (ORDER_HOLD_MAX_UNITS, default 30). */
+  holdMaxUnits: number;
+  /** Units that unpaid orders and bookings placed from one client address may hold at once (ORDER_HOLD_MAX_UNITS_PER_ADDRESS, default 60). */
+  holdMaxUnitsPerAddress: number;
+  /** A booking with no payment proof is released this long after it was placed (BOOKING_HOLD_HOURS, default 48). */
+  bookingHoldMs: number;
 }
 
 export interface PaymentsConfig {
@@ -45,8 +91,12 @@ export interface PaymentsConfig {
   provider: 'sandbox' | 'sslcommerz';
   /** SSLCOMMERZ_STORE_ID / SSLCOMMERZ_STORE_PASSWORD; null when unset. */
   sslcommerz: { storeId: string; storePassword: string; baseUrl: string; timeoutMs?: number } | null;
-  /** Signs the sandbox gateway's notifications (PAYMENT_SANDBOX_SECRET). */
-  sandboxSecret: string;
+  /**
+   * Signs the sandbox gateway's notifications (PAYMENT_SANDBOX_SECRET). Null when unset: a
+   * secret is then generated for this installation and kept in the database
+   * (installation_secrets), never a value every copy of the shop shares.
+   */
+  sandboxSecret: string | null;
   /** An unfinished payment session releases its stock after this (PAYMENT_SESSION_TTL_MINUTES, default 60). */
   sessionTtlMs: number;
   /** A failed or cancelled card order that is not paid again is cancelled after this (UNPAID_ORDER_TTL_DAYS, default 7). */
@@ -87,7 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     readCacheMs: Math.max(0, Number(env.READ_CACHE_MS ?? 30_000) || 0),
     pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 5_000) || 0),
     compression: !['0', 'off', 'false'].includes((env.COMPRESSION ?? '').toLowerCase()),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     mail: {
       smtpUrl: env.SMTP_URL || null,
       from: env.MAIL_FROM ?? 'Nibash Furniture <no-reply@nibash.com.bd>',
@@ -111,11 +161,75 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
               timeoutMs: positive(env.SSLCOMMERZ_TIMEOUT_MS, 20_000),
             }
           : null,
-      sandboxSecret: env.PAYMENT_SANDBOX_SECRET || 'sandbox-not-a-secret',
+      sandboxSecret: env.PAYMENT_SANDBOX_SECRET || null,
       sessionTtlMs: positive(env.PAYMENT_SESSION_TTL_MINUTES, 60) * 60_000,
       unpaidOrderTtlMs: positive(env.UNPAID_ORDER_TTL_DAYS, 7) * 86_400_000,
     },
+    orders: {
+      // 99 is the most a checkout request may carry at all (LINE_QUANTITY_CEILING).
+      maxLineQuantity: Math.min(99, Math.trunc(positive(env.ORDER_MAX_LINE_QUANTITY, 10))),
+      maxUnits: Math.trunc(positive(env.ORDER_MAX_UNITS, 30)),
+      limitWindowMs: positive(env.ORDER_LIMIT_WINDOW_MINUTES, 60) * 60_000,
+      perAddress: positive(env.ORDER_LIMIT_PER_ADDRESS, 20),
+      perCustomer: positive(env.ORDER_LIMIT_PER_CUSTOMER, 10),
+      perContact: positive(env.ORDER_LIMIT_PER_CONTACT, 5),
+      holdMaxUnits: positive(env.ORDER_HOLD_MAX_UNITS, 30),
+      holdMaxUnitsPerAddress: positive(env.ORDER_HOLD_MAX_UNITS_PER_ADDRESS, 60),
+      bookingHoldMs: positive(env.BOOKING_HOLD_HOURS, 48) * 3_600_000,
+    },
+    uploads: {
+      customerQuotaBytes: positive(env.UPLOAD_QUOTA_CUSTOMER_MB, 500) * MIB,
+      guestQuotaBytes: positive(env.UPLOAD_QUOTA_GUEST_MB, 100) * MIB,
+      guestTotalBytes: positive(env.GUEST_UPLOADS_TOTAL_MB, 2048) * MIB,
+      minFreeDiskBytes: Math.max(0, Number(env.UPLOAD_MIN_FREE_DISK_MB ?? 1024) || 0) * MIB,
+      guestFileRetentionMs: positive(env.GUEST_FILE_RETENTION_HOURS, 24) * 3_600_000,
+    },
   };
+}
+
+const MIB = 1024 * 1024;
+
+/** proxy-addr's names for the loopback, link-local and unique-local ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY (docs/decisions/0023): unset, `0` or `false` trusts no proxy; a whole
+ * number (`1`, or `true` taken as 1) trusts that many hops; otherwise a comma-separated
+ * list of proxy addresses or CIDR ranges. Anything else stops the start: a typo here
+ * would silently let every client choose its own address, or give all one address.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === '0' || v.toLowerCase() === 'false') return false;
+  if (v.toLowerCase() === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.filter((e) => !PROXY_RANGE_NAMES.has(e) && !isAddressOrRange(e));
+  if (!entries.length || bad.length) {
+    throw new Error(
+      `TRUST_PROXY must be a number of proxy hops in front of the shop (1 for one load balancer) or a comma-separated list of proxy addresses or CIDR ranges; '${bad[0] ?? v}' is neither (docs/decisions/0023)`,
+    );
+  }
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Fastify's trustProxy for the setting. A hop count becomes a function: Fastify 5 takes a
+ * plain number as "trust nothing", and `true` as "trust every hop".
+ */
+export function fastifyTrustProxy(setting: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false || setting === 0) return false;
+  if (Array.isArray(setting)) return setting;
+  const hops = setting === true ? 1 : setting;
+  return (_address, hop) => hop < hops;
 }
 
 /** A positive number from the environment, or the default when unset or not one. */

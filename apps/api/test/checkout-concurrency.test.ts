@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type TestCustomer } from './helpers/accounts.ts';
-import { ADDRESS, checkout, plainSkus, setStock, stockOf, type TestSku } from './helpers/checkout.ts';
+import { ADDRESS, checkout, generousOrderLimits, plainSkus, setStock, stockOf, type TestSku } from './helpers/checkout.ts';
 import { addCoupon } from './helpers/pricing-fixtures.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -17,7 +17,8 @@ let buyers: TestCustomer[];
 let sku: TestSku;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { trustProxy: true } });
+  // Each customer checks out up to 25 times here: the per-customer limits are not what this proves.
+  t = await startTestApp({ config: { trustProxy: true, orders: generousOrderLimits() } });
   t.app.config.publicUrl = t.baseUrl;
   buyers = [];
   // Sign-ups a few at a time: the point is the checkouts, not the password hashing.

@@ -1,21 +1,29 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { signIn, signUp, type TestCustomer, uniqueIp } from './helpers/accounts.ts';
 import { ADDRESS, checkout, checkoutBody, plainSkus, setStock } from './helpers/checkout.ts';
 import { pngBytes, uploadForm } from './helpers/files.ts';
 import {
   type Dictionary,
   encodeUrlPart,
+  fieldPaths,
+  filledSchema,
   hostileNumber,
   hostileString,
+  JSON_KIND_NAMES,
+  JSON_KINDS,
+  type JsonKind,
   mutate,
   mutation,
   ownKeys,
   plausible,
+  propertyNames,
   Raw,
   RAW_QUERIES,
   RAW_URL_PIECES,
   type Schema,
+  setAt,
   toJsonText,
 } from './helpers/hostile-input.ts';
 import { NoAnswerError, type RawAnswer, rawSend } from './helpers/raw-http.ts';
@@ -34,7 +42,8 @@ import { startTestApp, TEST_API_KEY } from './helpers/test-app.ts';
 // must still answer its health check after each operation.
 //
 //   FUZZ_SEED=n    replays a run (the seed is printed, and named in every failure)
-//   FUZZ_RUNS=n    cases per operation (default 30; try 500 for a long hunt)
+//   FUZZ_RUNS=n    cases per operation (default 30), and about n/30 rounds of the sweeps at
+//                  the end of the file; `npm run fuzz -w bench` is a long hunt (300)
 //   FUZZ_SHRINK=1  let fast-check shrink a failing case to a smaller one (slower)
 //
 // A replay sends the same requests in the same order; ids the server chose at random
@@ -60,11 +69,18 @@ interface Operation {
   body: Record<string, Schema>;
   /** Not in the OpenAPI document (the gateway's form posts): HTML answers are fine there. */
   hidden?: boolean;
+  /** Its summary and description: the prose names the fields a search filters and sorts on. */
+  prose?: string;
+  /** Schema of the JSON body of its 200 answer. */
+  answer?: Schema;
 }
 
 // ---- the app, a customer with data of their own, and the dictionary ----------------------------
 
-const t = await startTestApp({ config: { trustProxy: true } });
+// The fuzz starts many multipart uploads of up to 50 MB, each reserving its size for a day:
+// room enough that they never reach a quota (quotas have tests of their own: abuse-uploads).
+const roomy = { ...loadConfig({}).uploads, customerQuotaBytes: 2 ** 40, guestQuotaBytes: 2 ** 40, guestTotalBytes: 2 ** 40, minFreeDiskBytes: 0 };
+const t = await startTestApp({ config: { trustProxy: true, uploads: roomy } });
 afterAll(() => t.close());
 
 const dict: Dictionary = { strings: [], integers: [] };
@@ -138,7 +154,14 @@ for (const [p, item] of Object.entries(doc.paths)) {
     if (!METHODS.includes(method)) continue;
     const body: Record<string, Schema> = {};
     for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) body[type] = media.schema ?? {};
-    operations.push({ method: method.toUpperCase(), path: p, parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])], body });
+    operations.push({
+      method: method.toUpperCase(),
+      path: p,
+      parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])],
+      body,
+      prose: `${op.summary ?? ''} ${op.description ?? ''}`,
+      answer: op.responses?.['200']?.content?.['application/json']?.schema,
+    });
   }
 }
 
@@ -522,4 +545,272 @@ describe('the hostile generators', () => {
     expect(toJsonText({ a: new Raw('1e400') })).toBe('{"a":1e400}');
     expect(encodeUrlPart('\ud800')).toBe('%ED%A0%80');
   });
+});
+
+// ---- sweeps: every JSON type at every field, every filter and sort of every paged search -------
+//
+// The random cases above reach a given field with a given JSON type only by luck, and a
+// filter on a real field name almost never: the names of a search's filter fields are in no
+// schema, only in its prose. So a boolean filter on a text column (which SQLite's driver
+// cannot bind) or a text match on an integer column (lower(integer) does not exist in
+// PostgreSQL) went unseen. These sweeps leave nothing to luck:
+//  - every field of every body (nested ones, array items) gets a value of every JSON type
+//    (JSON_KINDS: strings, small, negative, fractional and huge numbers, booleans, null,
+//    arrays, objects), the rest of the body plausible;
+//  - every paged search (a body with textParams and sortParams) is asked which filter and
+//    sort fields it knows: the candidates are the names in its prose and in its answer's
+//    schema, and a field is known when the server does not call it unknown. Then every
+//    known filter field gets every match type with a value of every JSON type, and every
+//    known sort field is sorted on both ways.
+// One round of each by default; FUZZ_RUNS=n runs about n/30 rounds, each picking other values.
+// They come last in the file: the uploads they start as the customer use up its upload
+// throttle (a 429), which the cases above do not expect.
+
+const ROUNDS = Math.max(1, Math.round(RUNS / 30));
+const MATCH_TYPES = ['EXACT', 'IN', 'CONTAINS', 'STARTS_WITH'] as const;
+
+/** A small seeded generator (mulberry32): the sweeps replay with FUZZ_SEED as the cases do. */
+function randomOf(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+  return { next, pick, int: (n: number) => Math.floor(next() * n) };
+}
+type Random = ReturnType<typeof randomOf>;
+
+interface SweepRequest {
+  path: string;
+  body: string;
+  contentType: string;
+  auth: 'customer' | 'guest';
+  note: string;
+}
+interface SweepAnswer {
+  status: number;
+  /** The parsed JSON answer, when it is JSON. */
+  json: any;
+  text: string;
+  problem: string | null;
+}
+
+/**
+ * One request of a sweep, over a kept-alive connection (the sweeps send thousands of small
+ * requests; the raw client above opens a connection each). Answers are judged as above.
+ */
+async function sweepSend(op: Operation, r: SweepRequest, changes: boolean): Promise<SweepAnswer> {
+  if (r.auth === 'customer') await ensureSession();
+  const headers: Record<string, string> = { 'content-type': r.contentType, 'x-forwarded-for': uniqueIp() };
+  if (r.auth === 'customer') headers['x-auth-token'] = customer.token;
+  const request = `${op.method} ${clip(r.path, 200)} as ${r.auth}, body ${clip(r.body, 300)} [${r.note}]`;
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(`${t.baseUrl}${r.path}`, { method: op.method, body: r.body, headers: { ...headers, accept: 'application/json', 'x-api-key': TEST_API_KEY }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    text = await res.text();
+  } catch (err) {
+    return { status: 0, json: undefined, text: '', problem: `no answer in ${TIMEOUT_MS} ms (${(err as Error).message})\n  request: ${request}` };
+  }
+  if (r.auth === 'customer' && (res.status === 401 || (changes && res.status < 300))) sessionInDoubt = true;
+  const type = res.headers.get('content-type') ?? '';
+  let json: any;
+  if (type.startsWith('application/json')) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // problem() says so
+    }
+  }
+  const wrong = problem(op, { status: res.status, headers: type ? { 'content-type': type } : {}, text, ms: 0 });
+  return { status: res.status, json, text, problem: wrong && `${wrong}\n  request: ${request}` };
+}
+
+/** Path and required query parameters filled with plausible values (real ids where known). */
+function urlOf(op: Operation, rnd: Random): string {
+  const sample = (s: Schema | undefined) => fc.sample(plausible(s, dict), { seed: rnd.int(2 ** 31), numRuns: 1 })[0];
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeUrlPart(sample(op.parameters.find((p) => p.in === 'path' && p.name === name)?.schema) ?? 'x'));
+  const query = op.parameters.filter((p) => p.in === 'query' && (p.required || rnd.next() < 0.3)).map((p) => `${encodeUrlPart(p.name)}=${encodeUrlPart(sample(p.schema))}`);
+  return query.length ? `${path}?${query.join('&')}` : path;
+}
+
+/** Fails with every problem a sweep met (a few of them in full), then checks the server is up. */
+async function judge(op: Operation, problems: string[], sent: number) {
+  if (problems.length) {
+    const shown = problems.slice(0, 8).join('\n\n');
+    throw new Error(`${problems.length} of ${sent} requests went wrong (run seed ${SEED}: replay with FUZZ_SEED=${SEED}):\n\n${shown}`);
+  }
+  expect(await healthy(), `the server stopped answering its health check after ${op.method} ${op.path}`).toBe(true);
+}
+
+const SWEEP_TIMEOUT_MS = 120_000 * ROUNDS;
+
+describe(`every field of every body takes a value of every JSON type (seed ${SEED})`, () => {
+  const swept = operations.filter((op) => op.body['application/json'] || op.body['application/x-www-form-urlencoded']);
+
+  it('the sweep has bodies to walk, nested fields among them', () => {
+    expect(swept.length).toBeGreaterThan(20);
+    expect(swept.some((op) => fieldPaths(op.body['application/json']).some((p) => p.length > 2))).toBe(true);
+  });
+
+  for (const op of swept) {
+    const form = !op.body['application/json'];
+    const schema = op.body['application/json'] ?? op.body['application/x-www-form-urlencoded'];
+    const paths = fieldPaths(schema);
+    it(`${op.method} ${op.path}: each of its ${paths.length} fields with every JSON type, never a 5xx`, { timeout: SWEEP_TIMEOUT_MS }, async () => {
+      const seed = seedOf(op) ^ 0x5eed;
+      const rnd = randomOf(seed);
+      // Half the bodies have every field in place, so that the changed field is not the only one there.
+      const bases = fc.sample(fc.oneof(plausible(schema, dict), plausible(filledSchema(schema), dict)), { seed, numRuns: Math.max(1, paths.length * JSON_KIND_NAMES.length * ROUNDS) });
+      const problems: string[] = [];
+      let sent = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const at of paths) {
+          for (const kind of JSON_KIND_NAMES) {
+            const value = valueOf(kind, rnd, []);
+            const body = setAt(bases[sent % bases.length], at, value);
+            const answer = await sweepSend(
+              op,
+              {
+                path: urlOf(op, rnd),
+                body: form ? formOf(body) : toJsonText(body),
+                contentType: form ? 'application/x-www-form-urlencoded' : 'application/json',
+                auth: rnd.next() < 0.75 ? 'customer' : 'guest',
+                note: `${at.join('.') || '(body)'} = ${kind}`,
+              },
+              true,
+            );
+            sent++;
+            if (answer.problem) problems.push(answer.problem);
+          }
+        }
+      }
+      await judge(op, problems, sent);
+    });
+  }
+});
+
+/** A value of a JSON kind; strings and integers are often real ones (`real`, then the dictionary). */
+function valueOf(kind: JsonKind, rnd: Random, real: unknown[]): unknown {
+  if (kind === 'string') {
+    const known = real.filter((v) => typeof v === 'string');
+    const r = rnd.next();
+    if (known.length && r < 0.4) return rnd.pick(known);
+    if (dict.strings.length && r < 0.6) return rnd.pick(dict.strings);
+    return rnd.pick(JSON_KINDS.string);
+  }
+  if (kind === 'integer') {
+    const known = real.filter((v) => typeof v === 'number' && Number.isInteger(v));
+    const r = rnd.next();
+    if (known.length && r < 0.4) return rnd.pick(known);
+    if (dict.integers.length && r < 0.6) return rnd.pick(dict.integers);
+  }
+  return rnd.pick(JSON_KINDS[kind]);
+}
+
+/** Values of each key in an answer's list (a search answers { list: [...] }): real values to filter on. */
+function valuesByKey(v: unknown, out = new Map<string, unknown[]>(), depth = 0): Map<string, unknown[]> {
+  if (depth > 3 || v === null || typeof v !== 'object') return out;
+  if (Array.isArray(v)) for (const x of v.slice(0, 20)) valuesByKey(x, out, depth + 1);
+  else {
+    for (const [k, x] of Object.entries(v)) {
+      if (x !== null && typeof x !== 'object') {
+        const list = out.get(k) ?? [];
+        if (list.length < 20 && !list.includes(x)) list.push(x);
+        out.set(k, list);
+      } else valuesByKey(x, out, depth + 1);
+    }
+  }
+  return out;
+}
+
+const isPagedSearch = (op: Operation) => {
+  const props = op.body['application/json']?.properties ?? {};
+  return !op.hidden && 'textParams' in props && 'sortParams' in props;
+};
+
+describe(`every paged search: every filter field with every match type and JSON type, every sort field (seed ${SEED})`, () => {
+  const searches = operations.filter(isPagedSearch);
+  const sharedNames = new Set(searches.flatMap((op) => (op.prose ?? '').match(/\b[a-z]+[A-Z][A-Za-z0-9]*\b/g) ?? []));
+  const foundOnSearches = new Set<string>();
+
+  it('there are paged searches to sweep', () => {
+    expect(searches.length).toBeGreaterThan(5);
+  });
+
+  for (const op of searches) {
+    it(`${op.method} ${op.path}: filters and sorts on every field it knows, never a 5xx`, { timeout: SWEEP_TIMEOUT_MS }, async () => {
+      const rnd = randomOf(seedOf(op) ^ 0xf117e5);
+      const problems: string[] = [];
+      let sent = 0;
+      const search = async (body: Record<string, unknown>, note: string) => {
+        const answer = await sweepSend(op, { path: urlOf(op, rnd), body: toJsonText(body), contentType: 'application/json', auth: 'customer', note }, false);
+        sent++;
+        if (answer.problem) problems.push(answer.problem);
+        return answer;
+      };
+
+      // Real values to filter on: what the search answers unfiltered.
+      const real = valuesByKey((await search({ size: 20 }, 'unfiltered')).json);
+      // Candidate names: the prose, the answer's schema, and what the server says when asked
+      // for a field it does not know (an error may list the ones it does).
+      const words = (text: string) => text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+      // Searches share filters (the full-text search takes every filter of the listing, its
+      // prose says): names in code style from every search's prose and the fields found on
+      // the searches before this one are candidates too.
+      const candidates = new Set([...words(op.prose ?? ''), ...propertyNames(op.answer), ...real.keys(), ...sharedNames, ...foundOnSearches]);
+      for (const probe of [{ textParams: [{ field: 'noSuchField', value: 'x' }] }, { sortParams: [{ field: 'noSuchField' }] }]) {
+        for (const w of words((await search(probe, 'an unknown field')).text)) candidates.add(w);
+      }
+      candidates.delete('noSuchField');
+      // Known: answered, or refused for a reason about this field ("field: why", as the API
+      // words a field's error) other than that it is unknown.
+      const known = (a: SweepAnswer, field: string) =>
+        a.status < 400 || a.status >= 500 || Object.values<unknown>(a.json?.error?.fields ?? {}).some((why) => typeof why === 'string' && why.startsWith(`${field}:`) && !/unknown/i.test(why));
+      const filters: string[] = [];
+      const sorts: string[] = [];
+      for (const c of candidates) {
+        // A plain value: a real one, or one that a text field takes and any other refuses by name.
+        const value = (real.get(c) ?? []).find((v) => typeof v === 'string' || typeof v === 'number') ?? 'x';
+        if (known(await search({ textParams: [{ field: c, value }] }, `is ${c} a filter field?`), c)) filters.push(c);
+        if (known(await search({ sortParams: [{ field: c }] }, `is ${c} a sort field?`), c)) sorts.push(c);
+      }
+
+      for (const f of [...filters, ...sorts]) foundOnSearches.add(f);
+      /** Sometimes another filter with a real value (a search may need one, such as itemId), a sort, a count. */
+      const around = (except: string) => {
+        const extra: Record<string, unknown> = { fetchCount: rnd.next() < 0.5, size: 1 + rnd.int(5), page: 1 + rnd.int(3) };
+        const others = filters.filter((f) => f !== except && (real.get(f) ?? []).length);
+        const other = others.length && rnd.next() < 0.5 ? rnd.pick(others) : undefined;
+        const textParams = other ? [{ field: other, value: rnd.pick(real.get(other)!), matchType: 'EXACT' }] : [];
+        const sortParams = sorts.length && rnd.next() < 0.5 ? [{ field: rnd.pick(sorts), type: rnd.pick(['ASC', 'DESC']) }] : [];
+        return { extra, textParams, sortParams };
+      };
+
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const field of filters) {
+          for (const matchType of MATCH_TYPES) {
+            for (const kind of JSON_KIND_NAMES) {
+              const value = valueOf(kind, rnd, real.get(field) ?? []);
+              const { extra, textParams, sortParams } = around(field);
+              await search({ ...extra, textParams: [{ field, value, matchType }, ...textParams], sortParams }, `filter ${field} ${matchType} ${kind}`);
+            }
+          }
+        }
+        for (const field of sorts) {
+          for (const type of ['ASC', 'DESC']) {
+            const { extra, textParams } = around(field);
+            await search({ ...extra, textParams, sortParams: [{ field, type }] }, `sort ${field} ${type}`);
+          }
+        }
+      }
+      await judge(op, problems, sent);
+      // The sweep means something only if it found the fields (the prose names them all).
+      expect(filters.length, `no filter field of ${op.path} found among ${[...candidates].join(', ')}`).toBeGreaterThan(0);
+    });
+  }
 });

@@ -100,13 +100,14 @@ describe('GET /api/discount/coupons/apply', () => {
     expectApiError(await apply('SWITCHEDOFF', [{ skuCode: sofa.code, quantity: 1 }]), 404, 'coupon_unknown');
   });
 
+  // Public coupons: a private one nobody can use answers as an unknown code (abuse-limits.test.ts).
   it('an expired coupon is refused as expired, one not yet started as not started', async () => {
     const res = await apply('EID2025', [{ skuCode: sofa.code, quantity: 1 }]);
     expectApiError(res, 422, 'coupon_expired');
     expect(res.body.error.message).toBe('This coupon has expired');
-    await addCoupon(db(), { code: 'JUSTENDED', value: 100, endsAt: new Date(Date.now() - 1000).toISOString() });
+    await addCoupon(db(), { code: 'JUSTENDED', value: 100, isPublic: true, endsAt: new Date(Date.now() - 1000).toISOString() });
     expectApiError(await apply('JUSTENDED', [{ skuCode: sofa.code, quantity: 1 }]), 422, 'coupon_expired');
-    await addCoupon(db(), { code: 'SOON', value: 100, startsAt: new Date(Date.now() + HOUR).toISOString() });
+    await addCoupon(db(), { code: 'SOON', value: 100, isPublic: true, startsAt: new Date(Date.now() + HOUR).toISOString() });
     expectApiError(await apply('SOON', [{ skuCode: sofa.code, quantity: 1 }]), 422, 'coupon_not_started');
   });
 
@@ -134,7 +135,7 @@ describe('GET /api/discount/coupons/apply', () => {
   });
 
   it('a coupon whose total uses are taken is used up', async () => {
-    const id = await addCoupon(db(), { code: 'ONCEONLY', value: 10_000, usageLimit: 1 });
+    const id = await addCoupon(db(), { code: 'ONCEONLY', value: 10_000, usageLimit: 1, isPublic: true });
     expect((await apply('ONCEONLY', [{ skuCode: sofa.code, quantity: 1 }])).status).toBe(200);
     await db().insertInto('coupon_usages').values({ coupon_id: id, customer_id: 42, order_ref: 'INV-1', amount: 10_000, created_at: new Date().toISOString() }).execute();
     const res = await apply('ONCEONLY', [{ skuCode: sofa.code, quantity: 1 }]);

@@ -125,6 +125,18 @@ describe('emailKey and isAccountEmailShaped', () => {
   });
   it('normalising twice changes nothing (property)', () => {
     fc.assert(fc.property(fc.string(), (s) => emailKey(emailKey(s)) === emailKey(s)));
+    fc.assert(fc.property(fc.string(), fc.string({ unit: 'grapheme' }), (local, domain) => emailKey(emailKey(`${local}@${domain}`)) === emailKey(`${local}@${domain}`)));
+  });
+  it('an internationalised domain and its punycode form are one address', () => {
+    expect(emailKey('user@bücher.example')).toBe('user@xn--bcher-kva.example');
+    expect(emailKey(' User@BÜCHER.Example ')).toBe('user@xn--bcher-kva.example');
+    expect(emailKey('user@XN--BCHER-KVA.example')).toBe('user@xn--bcher-kva.example');
+    expect(emailKey('রহিম@উদাহরণ.বাংলা')).toBe(emailKey('রহিম@xn--d5b6ci4b4b3a.xn--54b7fta0cc'));
+    // Only the domain is mapped: the mailbox name is the provider's to read.
+    expect(emailKey('Bücher@bücher.example')).toBe('bücher@xn--bcher-kva.example');
+    // A domain no mail can reach is kept as typed (lower-cased), never turned into another.
+    expect(emailKey('a@bücher.123')).toBe('a@bücher.123');
+    expect(emailKey('a@ü/x?y')).toBe('a@ü/x?y');
   });
 });
 

@@ -1,6 +1,6 @@
 import { isDistrictOf, isDivision } from './bd-locations.ts';
 import { PASSWORD_MIN_LENGTH } from './constants.ts';
-import { isEmailShaped as isPlainEmailShaped } from './email.ts';
+import { isEmailShaped as isPlainEmailShaped, normaliseEmail } from './email.ts';
 import { MESSAGES } from './messages.ts';
 
 // Account rules of spec §5 (sign-in, sign-up) and the rules the spec leaves open
@@ -66,11 +66,12 @@ const length = (s: string) => [...s].length;
 
 /**
  * The form by which accounts compare emails: Unicode NFKC (so full-width and compatibility
- * forms equal their plain letters), trimmed, lower-cased. Two addresses that differ only
- * in these ways belong to one account.
+ * forms equal their plain letters), trimmed, lower-cased, the domain in its ASCII (IDNA)
+ * form (bücher.example is xn--bcher-kva.example). Two addresses that differ only in these
+ * ways belong to one account. The same as the newsletter's normaliseEmail (email.ts).
  */
 export function emailKey(email: string): string {
-  return email.normalize('NFKC').trim().toLowerCase();
+  return normaliseEmail(email);
 }
 
 /** spec §5 "shaped {email}", by the shop's one email rule (email.ts), after NFKC. */

@@ -9,12 +9,19 @@ import { cartTotals, type TCartTotals } from './pricing.ts';
 export const CART_STORAGE_KEY = 'cart';
 /** Bumped when the stored shape changes; a cart of another version is discarded. */
 export const CART_VERSION = 1;
-export const MAX_LINE_QUANTITY = 99;
+/**
+ * The most of one item a cart line holds: the shop's default cap on one order line
+ * (ORDER_MAX_LINE_QUANTITY on the server, docs/decisions/0022), so the cart never offers
+ * what checkout would refuse.
+ */
+export const MAX_LINE_QUANTITY = 10;
+/** The most of one item any request may carry at all; the server's cap is at most this. */
+export const LINE_QUANTITY_CEILING = 99;
 export const MAX_CART_LINES = 50;
 
 export const SKU_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const ZSkuCode = z.string().regex(SKU_CODE_PATTERN, 'A sku code is 1 to 64 letters, digits, ., _ or -');
-export const ZLineQuantity = z.number().int().min(1).max(MAX_LINE_QUANTITY);
+export const ZLineQuantity = z.number().int().min(1).max(LINE_QUANTITY_CEILING);
 
 const ZMinor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 

@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { ACCOUNT_MESSAGES, LIMITS, normalizeMobile, validateAddress } from './account-validation.ts';
-import { MAX_CART_LINES, MAX_LINE_QUANTITY, ZSkuCode } from './cart.ts';
+import { LINE_QUANTITY_CEILING, MAX_CART_LINES, ZSkuCode } from './cart.ts';
 import { isEmailShaped } from './email.ts';
 import type { Minor } from './money.ts';
 
@@ -142,7 +142,7 @@ export const CHECKOUT_MESSAGES = {
 export const ZCheckoutItem = z.object({
   skuCode: ZSkuCode,
   // Whole units only: a fractional or negative quantity is refused, never rounded.
-  quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
+  quantity: z.number().int().min(1).max(LINE_QUANTITY_CEILING),
 });
 
 /** A delivery address typed at checkout (the saved-address fields of the accounts feature). */
@@ -305,6 +305,8 @@ export const ZSale = z.object({
   paidAt: z.string().nullable(),
   cancelledAt: z.string().nullable(),
   fulfilledAt: z.string().nullable(),
+  /** When an unpaid booking with no payment proof is released (BOOKING_HOLD_HOURS after it was placed); null otherwise. */
+  holdUntil: z.string().nullable().optional(),
   lines: z.array(ZSaleLine),
   canCancel: z.boolean(),
   canRetryPayment: z.boolean(),

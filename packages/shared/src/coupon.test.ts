@@ -86,6 +86,17 @@ describe('evaluateCoupon', () => {
     expect(evaluateCoupon({ ...c, endsAt: null }, ctx())).toMatchObject({ reason: 'below_minimum' });
     expect(evaluateCoupon({ ...c, endsAt: null, minimumOrder: null }, ctx())).toMatchObject({ reason: 'used_up' });
   });
+  it('a private code nobody can use now answers as an unknown one, whatever the cart', () => {
+    const unknown = evaluateCoupon(null, ctx());
+    const hidden = coupon({ isPublic: false, minimumOrder: 99_999_999 });
+    expect(evaluateCoupon({ ...hidden, endsAt: '2026-01-02T00:00:00.000Z' }, ctx())).toEqual(unknown);
+    expect(evaluateCoupon({ ...hidden, startsAt: '2026-07-01T00:00:00.000Z' }, ctx())).toEqual(unknown);
+    expect(evaluateCoupon({ ...hidden, usageLimit: 1 }, ctx({ usedTotal: 1 }))).toEqual(unknown);
+    // One the shopper can use tells what to do, like a public one.
+    expect(evaluateCoupon(hidden, ctx())).toMatchObject({ reason: 'below_minimum' });
+    expect(evaluateCoupon({ ...hidden, minimumOrder: null }, ctx()).ok).toBe(true);
+    expect(evaluateCoupon(coupon({ isPublic: true, endsAt: '2026-01-02T00:00:00.000Z' }), ctx())).toMatchObject({ reason: 'expired' });
+  });
 });
 
 describe('coupon codes', () => {

@@ -36,6 +36,11 @@ export interface TCouponRule {
   usageLimit: number | null;
   perCustomerLimit: number | null;
   active: boolean;
+  /**
+   * A public coupon is listed by the coupon search; a private one works for whoever has
+   * the code. Unset counts as public.
+   */
+  isPublic?: boolean;
 }
 
 export const COUPON_REASONS = ['unknown', 'not_started', 'expired', 'below_minimum', 'used_up', 'used_up_by_customer', 'sign_in_required', 'empty_cart'] as const;
@@ -76,9 +81,14 @@ export interface TCouponContext {
 export function evaluateCoupon(coupon: TCouponRule | null | undefined, ctx: TCouponContext): TCouponOutcome {
   const fail = (reason: Exclude<TCouponReason, 'below_minimum'>): TCouponOutcome => ({ ok: false, reason, message: COUPON_MESSAGES[reason] });
   if (!coupon || !coupon.active || !(DISCOUNT_TYPES as readonly string[]).includes(coupon.discountType)) return fail('unknown');
+  // A private code that nobody can use now (not started, ended, used up) answers exactly as
+  // an unknown one: otherwise trying codes would tell which private ones exist
+  // (docs/decisions/0014). A public coupon is listed by the coupon search anyway.
+  const hidden = coupon.isPublic === false;
   const now = ctx.now.getTime();
-  if (coupon.startsAt && now < Date.parse(coupon.startsAt)) return fail('not_started');
-  if (coupon.endsAt && now >= Date.parse(coupon.endsAt)) return fail('expired');
+  if (coupon.startsAt && now < Date.parse(coupon.startsAt)) return fail(hidden ? 'unknown' : 'not_started');
+  if (coupon.endsAt && now >= Date.parse(coupon.endsAt)) return fail(hidden ? 'unknown' : 'expired');
+  if (hidden && coupon.usageLimit != null && ctx.usedTotal >= coupon.usageLimit) return fail('unknown');
   if (ctx.orderAmount <= 0) return fail('empty_cart');
   if (coupon.minimumOrder != null && ctx.orderAmount < coupon.minimumOrder) {
     const shown = ctx.formatMinimum ? ctx.formatMinimum(coupon.minimumOrder) : `৳${(coupon.minimumOrder / 100).toLocaleString('en-US')}`;

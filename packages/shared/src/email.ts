@@ -21,10 +21,33 @@ export function isEmailShaped(value: string): boolean {
 
 /**
  * The form of an address used to tell two addresses apart: Unicode NFKC (full-width
- * letters become plain ones), trimmed and lower-cased. Mailbox names are case-sensitive
- * in theory, but no provider shoppers use treats Ali@x.com and ali@x.com as two people,
- * and shoppers type either. The accounts' emailKey gives the same result.
+ * letters become plain ones), trimmed and lower-cased, and the domain in its ASCII (IDNA)
+ * form. Mailbox names are case-sensitive in theory, but no provider shoppers use treats
+ * Ali@x.com and ali@x.com as two people, and shoppers type either. The accounts' emailKey
+ * gives the same result.
  */
 export function normaliseEmail(value: string): string {
-  return value.normalize('NFKC').trim().toLowerCase();
+  const plain = value.normalize('NFKC').trim().toLowerCase();
+  const at = plain.lastIndexOf('@');
+  return at < 0 ? plain : `${plain.slice(0, at + 1)}${domainToAscii(plain.slice(at + 1))}`;
+}
+
+/** Letters, marks, digits, hyphens and the dots UTS #46 reads as dots: nothing a URL parser could take for more than a host. */
+const IDN_DOMAIN = /^[\p{L}\p{M}\p{N}.\u3002\uff0e\uff61-]+$/u;
+
+/**
+ * The ASCII form of an internationalised domain (bücher.example → xn--bcher-kva.example):
+ * one mailbox has both names, so both must give one address. The WHATWG URL parser does
+ * the IDNA mapping, the same in browsers and in Node (node:url's domainToASCII is Node
+ * only, and this runs in the browser too). An ASCII domain is only lower-cased; a domain
+ * the mapping refuses is kept as it is (no mail can reach it anyway).
+ */
+export function domainToAscii(domain: string): string {
+  const lower = domain.toLowerCase();
+  if (/^[\x00-\x7f]*$/.test(lower) || !IDN_DOMAIN.test(lower)) return lower;
+  try {
+    return new URL(`http://${lower}/`).hostname;
+  } catch {
+    return lower;
+  }
 }

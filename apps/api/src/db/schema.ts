@@ -159,6 +159,8 @@ export interface FilesTable {
   /** 'direct', 'multipart' or 'url' */
   source: string;
   owner_customer_id: number | null;
+  /** A guest's client address (their quota is per address; docs/decisions/0024); null for a customer's file. */
+  owner_address: string | null;
   created_at: string;
 }
 
@@ -166,6 +168,8 @@ export interface FileUploadsTable {
   id: Generated<number>;
   uuid: string;
   owner_customer_id: number | null;
+  /** A guest's client address; null for a customer's upload. */
+  owner_address: string | null;
   name: string;
   size: number;
   /** 'image' or 'document' (packages/shared UPLOAD_TYPES) */
@@ -187,6 +191,16 @@ export interface FileUploadPartsTable {
   size: number;
   etag: string;
   received_at: string;
+}
+
+/** Room reserved for an upload whose bytes are still arriving (docs/decisions/0024). */
+export interface FileQuotaHoldsTable {
+  id: Generated<number>;
+  owner_customer_id: number | null;
+  owner_address: string | null;
+  bytes: number;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface FileImportsTable {
@@ -303,6 +317,13 @@ export interface WishlistItemsTable {
   created_at: string;
 }
 
+/** Secrets generated at the first start, shared by every process on the database (PAYMENT_SANDBOX_SECRET's stand-in). */
+export interface InstallationSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface RateLimitsTable {
   key: string;
   window_start: string;
@@ -397,6 +418,10 @@ export interface SalesTable {
   paid_at: string | null;
   cancelled_at: string | null;
   fulfilled_at: string | null;
+  /** The client address that placed the sale (unpaid holds are capped per address, docs/decisions/0022). */
+  client_address: string | null;
+  /** An unpaid booking without a payment proof is released after this; null: never. */
+  hold_until: string | null;
 }
 
 export interface SaleLinesTable {
@@ -572,12 +597,14 @@ export interface Database {
   wishlists: WishlistsTable;
   wishlist_items: WishlistItemsTable;
   rate_limits: RateLimitsTable;
+  installation_secrets: InstallationSecretsTable;
   email_subscriptions: EmailSubscriptionsTable;
   contact_messages: ContactMessagesTable;
   files: FilesTable;
   file_uploads: FileUploadsTable;
   file_upload_parts: FileUploadPartsTable;
   file_imports: FileImportsTable;
+  file_quota_holds: FileQuotaHoldsTable;
   global_discounts: GlobalDiscountsTable;
   global_discount_categories: GlobalDiscountCategoriesTable;
   global_discount_items: GlobalDiscountItemsTable;

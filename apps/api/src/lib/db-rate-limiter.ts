@@ -18,7 +18,14 @@ const PRUNE_AFTER_MS = 24 * 60 * 60_000;
  * RETURNING), so concurrent requests never lose a count on either database.
  */
 export class DbRateLimiter {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * `prune: false` inside a transaction: a prune started there could run on the
+   * connection after the transaction has given it back to the pool.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly opts: { prune?: boolean } = {},
+  ) {}
 
   /** Counts one hit on `key` and answers the count of its window. */
   async hit(key: string, windowMs: number, now = new Date()): Promise<LimitState> {
@@ -39,17 +46,13 @@ export class DbRateLimiter {
       )
       .returning(['hits', 'window_start'])
       .executeTakeFirstOrThrow();
-    if (Math.random() < 0.01) void this.prune(now).catch(() => {});
+    if (this.opts.prune !== false && Math.random() < 0.01) void this.prune(now).catch(() => {});
     return { hits: Number(row.hits), resetAt: new Date(new Date(row.window_start).getTime() + windowMs) };
   }
 
-  /** The count of `key`'s current window without counting a hit. */
-  async peek(key: string, windowMs: number, now = new Date()): Promise<LimitState> {
-    const row = await this.db.selectFrom('rate_limits').select(['hits', 'window_start']).where('key', '=', key).executeTakeFirst();
-    const start = row ? new Date(row.window_start).getTime() : 0;
-    if (!row || start + windowMs <= now.getTime()) return { hits: 0, resetAt: new Date(now.getTime() + windowMs) };
-    return { hits: Number(row.hits), resetAt: new Date(start + windowMs) };
-  }
+  // No peek (a count without a hit): a limit checked first and counted after lets requests
+  // sent at once all pass the check. Count first with hit(), then undo() what turns out not
+  // to count.
 
   /** Takes back one hit (a request that turned out not to count, such as a good password). */
   async undo(key: string): Promise<void> {

@@ -30,6 +30,8 @@ export const apiKeyPlugin = fp(async (app: FastifyInstance, opts: { apiKey: stri
     if (open.some((p) => target === p || target.startsWith(`${p}/`))) return;
     const key = request.headers['x-api-key'];
     if (typeof key !== 'string' || !same(key, opts.apiKey)) {
+      // Refused before the body is read: the answer closes the connection rather than
+      // draining whatever the client is still sending (plugins/errors.ts, decision 0024).
       throw new ApiError('unauthorized', 'A valid API key is required (x-api-key header)');
     }
   });

@@ -33,6 +33,15 @@ function fieldsFromValidation(error: FastifyError): Record<string, string> {
 
 /** One error handler for the whole API: one shape, no stack, no 5xx text for clients. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  // A request refused before its body was read (no API key, a content type the route does
+  // not read, too large, over an upload quota) has its connection closed after the answer:
+  // with keep-alive, Node would read the rest of the body and throw it away, so a client
+  // streaming garbage behind a refused head would keep a connection and a core busy for
+  // as long as it liked (docs/decisions/0024). Node ends the socket once the answer is out.
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode >= 400 && !request.raw.complete) reply.header('connection', 'close');
+  });
+
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
       if (error.status === 429 && !reply.getHeader('retry-after')) {

@@ -4,10 +4,11 @@ import { UPLOAD } from '@storefront/shared';
 import fp from 'fastify-plugin';
 import { ApiError } from '../lib/errors.ts';
 import { addressPolicy } from '../modules/files/address-policy.ts';
-import { cleanupExpired, type FilesDeps } from '../modules/files/files.service.ts';
+import { cleanupExpired, type FilesDeps, sweepGuestFiles } from '../modules/files/files.service.ts';
 import { LocalDiskStorage } from '../modules/files/local-disk.storage.ts';
 import type { Resolver } from '../modules/files/safe-fetch.ts';
 import type { FileStorage } from '../modules/files/storage.ts';
+import { type Uploader, guestAddressKey } from '../modules/files/upload-quota.ts';
 import { DEFAULT_PART_THROTTLE, DEFAULT_START_THROTTLE, type ThrottleOptions, UploadThrottle } from '../modules/files/upload-throttle.ts';
 import { UrlImporter } from '../modules/files/url-import.service.ts';
 
@@ -24,7 +25,7 @@ export interface FilesPluginOptions {
   testOnlyAllowAddresses?: string[];
   /** TESTS ONLY: a DNS resolver standing in for the system's (a name that resolves to loopback). */
   testOnlyResolve?: Resolver;
-  /** How often unfinished multipart uploads are swept; default hourly. */
+  /** How often unfinished multipart uploads, expired quota holds and unclaimed guest files are swept; default hourly. */
   cleanupIntervalMs?: number;
   /** An import's event stream closes after this long without news (spec §9: 30 s). */
   eventsIdleMs?: number;
@@ -36,6 +37,10 @@ export interface FilesRuntime {
   eventsIdleMs: number;
   /** Throttles starting an upload or sending a part: a 429 with Retry-After when over. */
   throttle(kind: 'start' | 'part', request: FastifyRequest, reply: FastifyReply): void;
+  /** Whose quota an upload counts against: the customer, or the guest's client address (docs/decisions/0024). */
+  uploader(request: FastifyRequest): Uploader;
+  /** Deletes unclaimed guest files past their retention now (the hourly sweep; tests call it directly). */
+  sweepGuestFiles(now?: Date): Promise<{ files: number; bytes: number }>;
 }
 
 declare module 'fastify' {
@@ -44,10 +49,23 @@ declare module 'fastify' {
   }
 }
 
-/** Uploaded files: storage, URL imports, throttles and the sweep of abandoned uploads (issue #8). */
+/** Uploaded files: storage, URL imports, throttles, quotas and the sweeps of abandoned uploads and unclaimed guest files. */
 export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOptions) => {
   const storage = opts.storage ?? new LocalDiskStorage(path.join(app.config.dataDir, 'files'));
-  const deps: FilesDeps = { db: app.db.kysely, storage, imageHost: app.config.imageHost };
+  const limits = app.config.uploads;
+  const deps: FilesDeps = {
+    db: app.db.kysely,
+    dialect: app.db.dialect,
+    storage,
+    imageHost: app.config.imageHost,
+    quota: {
+      customerBytes: limits.customerQuotaBytes,
+      guestBytes: limits.guestQuotaBytes,
+      guestTotalBytes: limits.guestTotalBytes,
+      minFreeDiskBytes: limits.minFreeDiskBytes,
+    },
+    guestFileRetentionMs: limits.guestFileRetentionMs,
+  };
   const importer = new UrlImporter({
     ...deps,
     policy: addressPolicy(opts.testOnlyAllowAddresses),
@@ -70,10 +88,20 @@ export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOpti
       reply.header('retry-after', String(wait));
       throw new ApiError('rate_limited', 'Too many uploads at once. Please wait a moment and try again.', undefined, 429);
     },
+    uploader(request) {
+      return { customerId: request.customerId, address: guestAddressKey(request.ip ?? '') };
+    },
+    sweepGuestFiles(now) {
+      return sweepGuestFiles(deps, now, app.log);
+    },
   } satisfies FilesRuntime);
 
-  const sweep = () =>
-    cleanupExpired(deps).catch((err) => app.log.warn({ err }, 'cleaning up expired uploads failed'));
+  const sweep = async () => {
+    await cleanupExpired(deps).catch((err) => app.log.warn({ err }, 'cleaning up expired uploads failed'));
+    await sweepGuestFiles(deps, new Date(), app.log)
+      .then((r) => r.files && app.log.info(r, 'swept unclaimed guest files'))
+      .catch((err) => app.log.warn({ err }, 'sweeping unclaimed guest files failed'));
+  };
   const timer = setInterval(sweep, opts.cleanupIntervalMs ?? 60 * 60 * 1000);
   timer.unref();
   let first: NodeJS.Timeout | undefined;

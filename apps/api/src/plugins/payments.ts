@@ -1,31 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { installationSecret } from '../lib/installation-secrets.ts';
 import { checkoutDeps } from '../modules/checkout/checkout-deps.ts';
 import { expireStalePayments } from '../modules/payments/payments.service.ts';
 import type { PaymentProvider } from '../modules/payments/provider.ts';
 import { createSandboxProvider } from '../modules/payments/sandbox.provider.ts';
 import { createSslcommerzProvider } from '../modules/payments/sslcommerz.provider.ts';
+import { expireStaleBookings } from '../modules/sales/booking-expiry.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The card gateway chosen by PAYMENT_PROVIDER (docs/decisions/0017). */
     payments: PaymentProvider;
+    /** Signs the sandbox gateway's notifications: PAYMENT_SANDBOX_SECRET, or this installation's own; '' with SSLCommerz. */
+    sandboxSecret: string;
   }
 }
 
-/** How often each process looks for payment sessions left open too long. */
+/** How often each process looks for payment sessions left open too long, and bookings not paid in time. */
 const SWEEP_MS = 60_000;
 
 export const paymentsPlugin = fp(async (app: FastifyInstance) => {
   const cfg = app.config.payments;
   let provider: PaymentProvider;
+  let sandboxSecret = '';
   if (cfg.provider === 'sslcommerz') {
     if (!cfg.sslcommerz) throw new Error('PAYMENT_PROVIDER=sslcommerz needs SSLCOMMERZ_STORE_ID and SSLCOMMERZ_STORE_PASSWORD');
     provider = createSslcommerzProvider(cfg.sslcommerz);
   } else {
-    provider = createSandboxProvider({ db: app.db.kysely, publicUrl: () => app.config.publicUrl, secret: cfg.sandboxSecret });
+    // A value known to everyone who has the code would let anyone sign a "paid" notice.
+    sandboxSecret = cfg.sandboxSecret ?? (await installationSecret(app.db.kysely, 'payment_sandbox'));
+    provider = createSandboxProvider({ db: app.db.kysely, publicUrl: () => app.config.publicUrl, secret: sandboxSecret });
   }
   app.decorate('payments', provider);
+  app.decorate('sandboxSecret', sandboxSecret);
 
   let timer: NodeJS.Timeout | null = null;
   let running = false;
@@ -33,8 +41,12 @@ export const paymentsPlugin = fp(async (app: FastifyInstance) => {
     timer = setInterval(() => {
       if (running) return;
       running = true;
-      expireStalePayments(checkoutDeps(app))
+      const deps = checkoutDeps(app);
+      expireStalePayments(deps)
         .catch((err) => app.log.warn({ err }, 'payment housekeeping failed'))
+        // Bookings hold stock until paid; past their hold they release it (docs/decisions/0022).
+        .then(() => expireStaleBookings(deps))
+        .catch((err) => app.log.warn({ err }, 'booking housekeeping failed'))
         .finally(() => {
           running = false;
         });

@@ -134,7 +134,7 @@ export async function paymentPageRoutes(app: FastifyInstance) {
 
   async function notifyShop(session: NonNullable<Awaited<ReturnType<typeof sandboxSession>>>) {
     if (!session.ipn_url) return;
-    const payload = new URLSearchParams(sandboxReturnFields(session, app.config.payments.sandboxSecret)).toString();
+    const payload = new URLSearchParams(sandboxReturnFields(session, app.sandboxSecret)).toString();
     try {
       const target = new URL(session.ipn_url);
       // The sandbox lives in the shop: its notification goes through the shop's own
@@ -150,7 +150,7 @@ export async function paymentPageRoutes(app: FastifyInstance) {
     const status = session.status === 'VALIDATED' ? 'VALID' : session.status;
     const target = status === 'VALID' ? session.success_url : status === 'FAILED' ? session.fail_url : session.cancel_url;
     const label = status === 'VALID' ? 'Payment accepted (test)' : status === 'FAILED' ? 'Payment declined (test)' : 'Payment cancelled (test)';
-    const fields = sandboxReturnFields(session, app.config.payments.sandboxSecret);
+    const fields = sandboxReturnFields(session, app.sandboxSecret);
     return sendPage(reply, sandboxReturnPage(target, fields, nonce, label), nonce, new URL(target).origin);
   }
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { type AppConfig, loadConfig, type OrdersConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { uniqueEmail, uniqueMobile } from './accounts.ts';
 import { type ApiResponse, startTestApp, type TestApp } from './test-app.ts';
@@ -105,11 +106,20 @@ export async function saleRow(db: Kysely<Database>, invoiceId: string) {
 }
 
 /**
+ * Order limits loosened for a test that legitimately places many orders as one client;
+ * the defaults themselves are proven in abuse-hoarding.test.ts (docs/decisions/0022).
+ */
+export function generousOrderLimits(more: Partial<OrdersConfig> = {}): OrdersConfig {
+  const many = 1_000_000;
+  return { ...loadConfig({}).orders, perAddress: many, perCustomer: many, perContact: many, holdMaxUnits: many, holdMaxUnitsPerAddress: many, ...more };
+}
+
+/**
  * The app for card payments: it trusts X-Forwarded-For (tests give shoppers addresses of
  * their own), and its public URL is its real address, where the gateway sends payers back.
  */
-export async function startPaymentsApp(): Promise<TestApp> {
-  const t = await startTestApp({ config: { trustProxy: true } });
+export async function startPaymentsApp(config: Partial<AppConfig> = {}): Promise<TestApp> {
+  const t = await startTestApp({ config: { trustProxy: true, ...config } });
   t.app.config.publicUrl = t.baseUrl;
   return t;
 }

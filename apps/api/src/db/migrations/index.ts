@@ -8,6 +8,9 @@ import * as m0007 from './2026-11-21-0007-promotions.ts';
 import * as m0008 from './2026-11-21-0008-orders-payments.ts';
 import * as m0004 from './2026-11-21-0004-catalogue-search.ts';
 import * as m0009 from './2026-11-22-0009-checkout-keys.ts';
+import * as m0010 from './2026-11-23-0010-order-limits.ts';
+import * as m0011 from './2026-11-23-0011-file-quotas.ts';
+import * as m0012 from './2026-11-23-0012-installation-secrets.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -23,4 +26,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-0008-orders-payments': m0008,
   '2026-11-21-0004-catalogue-search': m0004,
   '2026-11-22-0009-checkout-keys': m0009,
+  '2026-11-23-0010-order-limits': m0010,
+  '2026-11-23-0011-file-quotas': m0011,
+  '2026-11-23-0012-installation-secrets': m0012,
 };

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { CustomersTable, Database } from '../../db/schema.ts';
 
 export type CustomerRow = Selectable<CustomersTable>;
@@ -150,10 +150,27 @@ export function deleteDeadSessions(db: Q, before: string) {
 // ---------------------------------------------------------------------------
 // Password resets
 
-export function insertReset(db: Q, r: { customerId: number; tokenHash: string; now: string; expiresAt: string }) {
+/**
+ * A reset for `customerId`, written with INSERT … SELECT: for an id that is no customer's
+ * the same statement runs and writes nothing (forgot password does the same work for an
+ * unknown email).
+ */
+export function insertResetIfCustomer(db: Q, r: { customerId: number; tokenHash: string; now: string; expiresAt: string }) {
   return db
     .insertInto('password_resets')
-    .values({ customer_id: r.customerId, token_hash: r.tokenHash, created_at: r.now, expires_at: r.expiresAt, used_at: null })
+    .columns(['customer_id', 'token_hash', 'created_at', 'expires_at'])
+    .expression(
+      db
+        .selectFrom('customers')
+        .select([
+          'id',
+          // Typed, so that PostgreSQL knows the parameters' type in a select list.
+          sql<string>`cast(${r.tokenHash} as text)`.as('token_hash'),
+          sql<string>`cast(${r.now} as text)`.as('created_at'),
+          sql<string>`cast(${r.expiresAt} as text)`.as('expires_at'),
+        ])
+        .where('id', '=', r.customerId),
+    )
     .execute();
 }
 

@@ -253,15 +253,18 @@ export class AccountsService {
     const key = `signin:customer:${id}`;
     const { limitWindowMs, signInPerAccount } = this.config.accounts;
     // Wrong current passwords count with wrong sign-ins: a stolen session cannot guess it.
-    const peek = await this.limiter.peek(key, limitWindowMs);
-    if (peek.hits >= signInPerAccount) {
-      const wait = retryAfterSeconds(peek.resetAt);
+    // Counted before the password is checked, in one atomic step, as sign-in does: checked
+    // first and counted after, a hundred guesses sent at once would all pass the check.
+    const hit = await this.limiter.hit(key, limitWindowMs);
+    if (hit.hits > signInPerAccount) {
+      const wait = retryAfterSeconds(hit.resetAt);
       throw new RateLimitedError(ACCOUNT_MESSAGES.rateLimited(wait), wait);
     }
     if (!(await verifyPassword(row.password_hash, body.currentPassword))) {
-      await this.limiter.hit(key, limitWindowMs);
       throw new ApiError('wrong_password', MESSAGES.signIn.wrongPassword, { currentPassword: MESSAGES.signIn.wrongPassword }, 400);
     }
+    // The right password: this attempt does not count.
+    await this.limiter.undo(key);
     const hash = await hashPassword(body.newPassword);
     const revoked = await this.k.transaction().execute(async (trx) => {
       const now = iso();
@@ -276,41 +279,48 @@ export class AccountsService {
   async forgot(body: { email: string }, client: ClientInfo): Promise<void> {
     check(validateForgot(body));
     const key = emailKey(body.email);
-    const [acc, addr] = await Promise.all([
-      this.limiter.hit(`forgot:email:${key}`, FORGOT_WINDOW_MS),
-      this.limiter.hit(`forgot:ip:${client.ip}`, FORGOT_WINDOW_MS),
-    ]);
-    if (acc.hits > FORGOT_PER_ACCOUNT || addr.hits > FORGOT_PER_ADDRESS) {
-      const wait = retryAfterSeconds(new Date(Math.max(acc.resetAt.getTime(), addr.resetAt.getTime())));
-      throw new RateLimitedError(ACCOUNT_MESSAGES.rateLimited(wait), wait);
-    }
     const customer = await repo.findCustomerByEmailKey(this.k, key);
-    if (!customer) return;
+    // The same work whether or not the email has an account, so that the time of the answer
+    // does not tell (like sign-in's decoy hash, docs/decisions/0009): a token and its hash,
+    // and one transaction of the same statements, with a write to commit either way (the two
+    // counts). The reset is written with INSERT … SELECT, which writes no row for an unknown
+    // email; the mail is queued in the outbox after the answer.
     const token = newToken();
+    const hash = tokenHash(token);
     const now = Date.now();
     await this.k.transaction().execute(async (trx) => {
-      await repo.retireResets(trx, customer.id, iso(now));
-      await repo.insertReset(trx, { customerId: customer.id, tokenHash: tokenHash(token), now: iso(now), expiresAt: iso(now + RESET_LIFETIME_MS) });
+      const limiter = new DbRateLimiter(trx, { prune: false });
+      const acc = await limiter.hit(`forgot:email:${key}`, FORGOT_WINDOW_MS);
+      const addr = await limiter.hit(`forgot:ip:${client.ip}`, FORGOT_WINDOW_MS);
+      if (acc.hits > FORGOT_PER_ACCOUNT || addr.hits > FORGOT_PER_ADDRESS) {
+        // Rolls the two counts back: a refused request writes nothing, and the window stays full.
+        const wait = retryAfterSeconds(new Date(Math.max(acc.resetAt.getTime(), addr.resetAt.getTime())));
+        throw new RateLimitedError(ACCOUNT_MESSAGES.rateLimited(wait), wait);
+      }
+      const customerId = customer?.id ?? 0;
+      await repo.retireResets(trx, customerId, iso(now));
+      await repo.insertResetIfCustomer(trx, { customerId, tokenHash: hash, now: iso(now), expiresAt: iso(now + RESET_LIFETIME_MS) });
     });
+    if (!customer) return;
     const link = `${this.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    // Not awaited: waiting for the mail server would make an existing account answer
-    // measurably slower than an unknown one. The outbox keeps the message if SMTP fails.
-    void this.mailer
-      .send({
-        to: customer.email,
-        subject: 'Reset your password',
-        text: [
-          `Hello ${customer.full_name},`,
-          '',
-          'Someone (we hope you) asked to reset the password of your account.',
-          `Open this link within one hour to choose a new password:`,
-          '',
-          link,
-          '',
-          'If you did not ask for this, ignore this mail: your password stays as it is.',
-        ].join('\n'),
-      })
-      .catch((err) => this.log.warn({ err }, 'could not queue the password reset mail'));
+    const mail = {
+      to: customer.email,
+      subject: 'Reset your password',
+      text: [
+        `Hello ${customer.full_name},`,
+        '',
+        'Someone (we hope you) asked to reset the password of your account.',
+        `Open this link within one hour to choose a new password:`,
+        '',
+        link,
+        '',
+        'If you did not ask for this, ignore this mail: your password stays as it is.',
+      ].join('\n'),
+    };
+    // After the answer: storing the mail and handing it to the mail server would make an
+    // existing account answer measurably slower than an unknown one. The outbox keeps the
+    // message if SMTP fails.
+    setImmediate(() => void this.mailer.send(mail).catch((err) => this.log.warn({ err }, 'could not queue the password reset mail')));
   }
 
   /** Sets a new password from a reset link; every session of the account ends. */

@@ -6,7 +6,6 @@ import {
   COUPON_MESSAGES,
   deliveryFee,
   formatMoney,
-  MAX_LINE_QUANTITY,
   mergeCheckoutItems,
   normalizeCouponCode,
   normalizeMobile,
@@ -22,6 +21,7 @@ import type { Database } from '../../db/schema.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
 import { addHistory, settleUnpaid } from '../payments/payments.service.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
+import { countCouponAttempt } from '../pricing/coupon.service.ts';
 import { lockCoupon, quoteCart, recordCouponUse } from '../pricing/quote.service.ts';
 import { newAccessToken } from '../sales/order-access.ts';
 import { sendOrderMail } from '../sales/order-notifications.ts';
@@ -30,6 +30,7 @@ import type { PaymentRow, SaleLineRow, SaleRow } from '../sales/sales.repository
 import type { Shortage } from '../sales/stock-allocation.ts';
 import { reserveStock, saveReservations, StockConflictError } from '../sales/stock.service.ts';
 import type { CheckoutDeps } from './checkout-deps.ts';
+import { assertHoldRoom, type CheckoutClient, checkQuantities, clientKeys, countCheckout, keyOwner, lockHoldKeys, pruneCounts } from './checkout-limits.ts';
 
 // POST /api/checkouts: an order (or a booking) from skus and quantities alone. The server
 // prices it with the cart's quote (the same function the cart page and the coupon apply
@@ -150,6 +151,9 @@ function shortageError(shortages: Shortage[], itemsBySku: Map<number, { index: n
   return conflict('out_of_stock', `${CHECKOUT_MESSAGES.outOfStock}: ${names.join('; ')}`, fields);
 }
 
+/** Thrown out of the order's transaction when its idempotency key is already stored. */
+class KeyTaken extends Error {}
+
 export interface PlacedOrder {
   sale: SaleRow;
   paymentUrl: string | null;
@@ -193,21 +197,34 @@ async function replayCheckout(deps: CheckoutDeps, key: string, owner: string, re
   return { sale, paymentUrl, redirectTo, accessToken, replayed: true };
 }
 
-export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, customerId: number | null, idempotencyKey: string | null = null): Promise<PlacedOrder> {
+export async function placeOrder(
+  deps: CheckoutDeps,
+  body: TCheckoutRequest,
+  customerId: number | null,
+  idempotencyKey: string | null = null,
+  client: CheckoutClient = { address: 'unknown', deviceId: null },
+): Promise<PlacedOrder> {
   const { kysely, dialect } = deps.db;
-  const owner = customerId === null ? 'guest' : `customer:${customerId}`;
+  const limits = deps.config.orders;
+  // A key is replayed only to the client that placed its order: a customer by id, a guest
+  // by device (docs/decisions/0022), never to whoever sends the same key and body.
+  const owner = keyOwner(customerId, client);
   const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   if (idempotencyKey) {
     const earlier = await replayCheckout(deps, idempotencyKey, owner, requestHash);
     if (earlier) return earlier;
   }
   const items = mergeCheckoutItems(body.items);
-  const over = items.find((i) => i.quantity > MAX_LINE_QUANTITY);
-  if (over) throw badRequest(`At most ${MAX_LINE_QUANTITY} of one item per order`, { items: `At most ${MAX_LINE_QUANTITY} of ${over.skuCode} per order` });
+  const firstIndex = (code: string) => body.items.findIndex((i) => i.skuCode === code);
+  checkQuantities(items, firstIndex, limits);
+  const units = items.reduce((n, i) => n + i.quantity, 0);
   const contact = await resolveContact(kysely, body, customerId);
   const delivery = await resolveDelivery(kysely, body, customerId, contact);
   const couponCode = body.couponCode?.trim() ? normalizeCouponCode(body.couponCode) : null;
   if (couponCode && !COUPON_CODE_PATTERN.test(couponCode)) throw conflict('coupon_not_applicable', COUPON_MESSAGES.unknown, { couponCode: COUPON_MESSAGES.unknown });
+  // Outside the order's transaction, so that a refused checkout's guess stays counted (docs/decisions/0014).
+  if (couponCode) await countCouponAttempt(kysely, { address: client.address, code: couponCode, customerId });
+  const keys = clientKeys(client, customerId, contact);
 
   const now = new Date();
   const nowIso = now.toISOString();
@@ -221,12 +238,20 @@ export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, cus
   let placed: { sale: SaleRow; payment: PaymentRow | null; lines: SaleLineRow[] };
   try {
     placed = await kysely.transaction().execute(async (trx) => {
-      // Lock order, the same in every transaction: the coupon, then stock rows by (sku, branch).
+      // Lock order, the same in every transaction: the client's hold keys (and with them
+      // its counters), the coupon, then stock rows by (sku, branch).
+      await lockHoldKeys(trx, dialect, keys);
+      // A copy of this keyed checkout was placed while this one waited for the lock: it
+      // answers that order and counts nothing.
+      if (idempotencyKey && (await trx.selectFrom('checkout_keys').select('key').where('key', '=', idempotencyKey).executeTakeFirst())) throw new KeyTaken();
+      // Counted first, then placed (docs/decisions/0022); a checkout that places nothing
+      // rolls its counts back with the rest.
+      await countCheckout(trx, keys, limits, now);
+      await assertHoldRoom(trx, keys, units, limits);
       if (couponCode) await lockCoupon(trx, dialect, couponCode);
       // Priced inside the transaction, after the coupon lock: the coupon's uses are counted
       // with every earlier checkout of it committed.
       const quote = await quoteCart(trx, { lines: items, couponCode, customerId, now });
-      const firstIndex = (code: string) => body.items.findIndex((i) => i.skuCode === code);
       const unknown = quote.lines.filter((l) => l.status === 'unavailable' || !l.product || !l.sku);
       if (unknown.length) {
         throw conflict(
@@ -283,6 +308,9 @@ export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, cus
         paid_at: null,
         cancelled_at: null,
         fulfilled_at: null,
+        client_address: keys.address,
+        // A booking nobody pays for gives its stock back (docs/decisions/0022).
+        hold_until: kind === 'booking' ? new Date(now.getTime() + limits.bookingHoldMs).toISOString() : null,
       });
       // In the order's own transaction: of two checkouts with one key, one commits and the
       // other meets the key and answers that order (below).
@@ -319,13 +347,14 @@ export async function placeOrder(deps: CheckoutDeps, body: TCheckoutRequest, cus
     });
   } catch (err) {
     if (err instanceof StockConflictError) throw conflict('out_of_stock', CHECKOUT_MESSAGES.outOfStock);
-    if (idempotencyKey && isUniqueViolation(err)) {
+    if (idempotencyKey && (err instanceof KeyTaken || isUniqueViolation(err))) {
       const earlier = await replayCheckout(deps, idempotencyKey, owner, requestHash);
       if (earlier) return earlier;
     }
     throw err;
   }
 
+  pruneCounts(kysely);
   const { sale, payment, lines } = placed;
   if (payment) {
     const opened = await openPaymentSession(deps, sale, payment, lines);
@@ -424,9 +453,16 @@ function safeJson(text: string): Record<string, unknown> {
 export async function newPaymentSession(deps: CheckoutDeps, saleId: number, actor: 'customer' | 'guest'): Promise<{ sale: SaleRow; url: string }> {
   const { kysely, dialect } = deps.db;
   const nowIso = new Date().toISOString();
+  const known = await repo.saleById(kysely, saleId);
+  if (!known) throw new ApiError('not_found', 'The order was not found');
+  // Reserving again counts against the same unpaid holds as a new checkout
+  // (docs/decisions/0022): paying again must not be a way round them.
+  const keys = clientKeys({ address: known.client_address }, known.customer_id, { email: known.contact_email, mobile: known.contact_mobile });
   let created: { sale: SaleRow; payment: PaymentRow; lines: SaleLineRow[] };
   try {
     created = await kysely.transaction().execute(async (trx) => {
+      // The client's hold keys before the sale's row: the lock order of a checkout.
+      await lockHoldKeys(trx, dialect, keys);
       const sale = await repo.lockSale(trx, dialect, saleId);
       if (!sale) throw new ApiError('not_found', 'The order was not found');
       const state = { kind: sale.kind as 'order' | 'booking', paymentMethod: sale.payment_method as TPaymentMethod, status: sale.status as TSaleStatus, paymentStatus: sale.payment_status as TPaymentStatus };
@@ -435,6 +471,13 @@ export async function newPaymentSession(deps: CheckoutDeps, saleId: number, acto
       const lines = await repo.linesOf(trx, [sale.id]);
       let note = 'A new payment session was opened';
       if (sale.stock_held === 0) {
+        await assertHoldRoom(
+          trx,
+          keys,
+          lines.reduce((n, l) => n + l.quantity, 0),
+          deps.config.orders,
+          sale.id,
+        );
         const res = await reserveStock(trx, dialect, sale.id, lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })), sale.pickup_branch_id, nowIso);
         if (!res.ok) {
           const bySku = new Map(lines.map((l, i) => [l.sku_id, { index: i, code: l.sku_code, title: l.title }]));

@@ -1,7 +1,8 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, FileImportsTable, FilesTable, FileUploadsTable } from '../../db/schema.ts';
+import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
+import type { Database, FileImportsTable, FileQuotaHoldsTable, FilesTable, FileUploadsTable } from '../../db/schema.ts';
 
-// Every query of the files module: stored files, multipart uploads and URL import tasks.
+// Every query of the files module: stored files, multipart uploads, URL import tasks, and
+// the quota holds and sums of docs/decisions/0024.
 
 export type FileRow = Selectable<FilesTable>;
 export type UploadRow = Selectable<FileUploadsTable>;
@@ -85,4 +86,81 @@ export async function updateImport(db: Db, token: string, patch: Updateable<File
 
 export async function deleteImportsBefore(db: Db, beforeIso: string) {
   await db.deleteFrom('file_imports').where('created_at', '<', beforeIso).execute();
+}
+
+// ---- quotas (docs/decisions/0024) -----------------------------------------------------------
+
+/** Whose usage to sum: one customer, the guests of one address, or all guests. */
+export type UsageScope = { customerId: number } | { guestAddress: string } | { allGuests: true };
+
+function scopeSql(scope: UsageScope) {
+  if ('customerId' in scope) return sql`owner_customer_id = ${scope.customerId}`;
+  if ('guestAddress' in scope) return sql`owner_customer_id is null and owner_address = ${scope.guestAddress}`;
+  return sql`owner_customer_id is null`;
+}
+
+function usageSql(scope: UsageScope, nowIso: string) {
+  const where = scopeSql(scope);
+  // Stored files, unfinished multipart uploads at their declared size (a completing upload
+  // and its new file both count for a moment: too much, never too little), and live holds.
+  return sql<number>`(
+    (select coalesce(sum(size), 0) from files where ${where})
+    + (select coalesce(sum(size), 0) from file_uploads where status <> 'complete' and ${where})
+    + (select coalesce(sum(bytes), 0) from file_quota_holds where expires_at > ${nowIso} and ${where}))`;
+}
+
+/**
+ * Bytes used by each scope, read in ONE statement: on PostgreSQL one statement sees one
+ * snapshot, so a file stored and its hold released by another transaction in between are
+ * never both missed (which separate statements could do).
+ */
+export async function usedBytes(db: Db, scopes: UsageScope[], nowIso: string): Promise<number[]> {
+  const cols = scopes.map((scope, i) => sql`${usageSql(scope, nowIso)} as ${sql.ref(`u${i}`)}`);
+  const { rows } = await sql<Record<string, number | string>>`select ${sql.join(cols)}`.execute(db);
+  return scopes.map((_, i) => Number(rows[0]![`u${i}`]));
+}
+
+export async function insertHold(db: Db, row: Insertable<FileQuotaHoldsTable>): Promise<number> {
+  const { id } = await db.insertInto('file_quota_holds').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(id);
+}
+
+export async function deleteHold(db: Db, id: number) {
+  await db.deleteFrom('file_quota_holds').where('id', '=', id).execute();
+}
+
+export async function shrinkHold(db: Db, id: number, bytes: number) {
+  await db.updateTable('file_quota_holds').set({ bytes }).where('id', '=', id).where('bytes', '>', bytes).execute();
+}
+
+export async function deleteExpiredHolds(db: Db, nowIso: string) {
+  await db.deleteFrom('file_quota_holds').where('expires_at', '<=', nowIso).execute();
+}
+
+/**
+ * Deletes up to `limit` guest files uploaded before `beforeIso` that nothing refers to (a
+ * booking's payment proof, a profile picture) and answers what was deleted, so the caller
+ * removes exactly those bytes. The delete is the claim: when several processes sweep at
+ * once, each row is deleted, and returned, by one of them only.
+ */
+export function claimUnreferencedGuestFiles(db: Db, beforeIso: string, limit: number) {
+  return db
+    .deleteFrom('files')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('files as f')
+        .select('f.id')
+        .where('f.owner_customer_id', 'is', null)
+        .where('f.created_at', '<', beforeIso)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('sale_attachments as a').select('a.id').whereRef('a.file_uuid', '=', 'f.uuid'))),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('customers as c').select('c.id').whereRef('c.image_file_uuid', '=', 'f.uuid'))),
+        )
+        .orderBy('f.created_at')
+        .limit(limit),
+    )
+    .returning(['uuid', 'storage_key', 'size'])
+    .execute();
 }

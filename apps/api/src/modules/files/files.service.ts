@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
 import { type TMultipartUpload, type TUploadedFile, type TUploadType, UPLOAD, UPLOAD_ACCEPT, planParts } from '@storefront/shared';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { sanitiseFileName } from './file-name.ts';
@@ -9,14 +10,20 @@ import { type DetectedType, SNIFF_BYTES, detectFileType } from './file-type.ts';
 import * as repo from './files.repository.ts';
 import type { FileRow, UploadRow } from './files.repository.ts';
 import { type FileStorage, StorageNotFoundError, StorageTooLargeError } from './storage.ts';
+import { type QuotaLimits, type Uploader, releaseHold, reserveUpload } from './upload-quota.ts';
 
 export type { FileRow } from './files.repository.ts';
 
 export interface FilesDeps {
   db: Kysely<Database>;
+  dialect: Dialect;
   storage: FileStorage;
   /** spec §7: prefixed to the relative url of a file (config.imageHost). */
   imageHost: string;
+  /** Upload quotas and the room kept for guests (docs/decisions/0024). */
+  quota: QuotaLimits;
+  /** A guest's file nothing refers to is deleted this long after its upload (docs/decisions/0024). */
+  guestFileRetentionMs: number;
 }
 
 /** Unfinished multipart uploads are removed this long after they started. */
@@ -121,8 +128,17 @@ export interface StoredObject {
   detected: DetectedType;
 }
 
-/** Streams bytes into storage under a new server-chosen key, counting them and sniffing the type. */
-export async function storeObject(storage: FileStorage, body: Readable, maxBytes: number = UPLOAD.maxBytes): Promise<StoredObject> {
+/**
+ * Streams bytes into storage under a new server-chosen key, counting them and sniffing the
+ * type. Beyond maxBytes (the 50 MB limit, or less: the room an upload quota left) reading
+ * stops and `overLimit` is thrown.
+ */
+export async function storeObject(
+  storage: FileStorage,
+  body: Readable,
+  maxBytes: number = UPLOAD.maxBytes,
+  overLimit: () => ApiError = tooLarge,
+): Promise<StoredObject> {
   const uuid = randomUUID();
   const key = storageKeyFor(uuid);
   const sniff = sniffer();
@@ -131,7 +147,7 @@ export async function storeObject(storage: FileStorage, body: Readable, maxBytes
   try {
     ({ size } = await storage.put(key, body.pipe(sniff), { maxBytes }));
   } catch (err) {
-    if (err instanceof StorageTooLargeError) throw tooLarge();
+    if (err instanceof StorageTooLargeError) throw overLimit();
     throw err;
   }
   if (size === 0) {
@@ -143,27 +159,40 @@ export async function storeObject(storage: FileStorage, body: Readable, maxBytes
 
 /**
  * Checks a stored object against the upload type and records it as a file; the object is
- * removed again when it is refused, so nothing half-accepted stays on disk.
+ * removed again when it is refused, so nothing half-accepted stays on disk. The quota hold
+ * the upload ran under (if any) goes in the same transaction: the file now counts instead.
  */
 export async function acceptObject(
   deps: FilesDeps,
   obj: StoredObject,
-  input: { type: TUploadType; filename: string | null | undefined; owner: number | null; source: 'direct' | 'multipart' | 'url' },
+  input: {
+    type: TUploadType;
+    filename: string | null | undefined;
+    owner: number | null;
+    /** The guest's address key (upload-quota.ts guestAddressKey); ignored for a customer's file. */
+    address: string | null;
+    holdId?: number;
+    source: 'direct' | 'multipart' | 'url';
+  },
 ): Promise<FileRow> {
   try {
     checkAccepted(input.type, obj.detected);
-    return await repo.insertFile(deps.db, {
-      uuid: obj.uuid,
-      storage_key: obj.key,
-      name: sanitiseFileName(input.filename, obj.detected.ext),
-      size: obj.size,
-      mime_type: obj.detected.mime,
-      is_image: obj.detected.isImage ? 1 : 0,
-      width: obj.detected.width,
-      height: obj.detected.height,
-      source: input.source,
-      owner_customer_id: input.owner,
-      created_at: nowIso(),
+    return await deps.db.transaction().execute(async (trx) => {
+      if (input.holdId !== undefined) await repo.deleteHold(trx, input.holdId);
+      return repo.insertFile(trx, {
+        uuid: obj.uuid,
+        storage_key: obj.key,
+        name: sanitiseFileName(input.filename, obj.detected.ext),
+        size: obj.size,
+        mime_type: obj.detected.mime,
+        is_image: obj.detected.isImage ? 1 : 0,
+        width: obj.detected.width,
+        height: obj.detected.height,
+        source: input.source,
+        owner_customer_id: input.owner,
+        owner_address: input.owner === null ? input.address : null,
+        created_at: nowIso(),
+      });
     });
   } catch (err) {
     await deps.storage.delete(obj.key).catch(() => {});
@@ -206,30 +235,57 @@ function refuseDeclaredType(type: TUploadType, contentType: string | undefined) 
   }
 }
 
+/**
+ * Starts a multipart upload. Its declared size is reserved against the uploader's quota
+ * before any part is sent, and stays reserved (the upload row counts) until it completes,
+ * is cancelled or expires (docs/decisions/0024).
+ */
 export async function startMultipart(
   deps: FilesDeps,
-  input: { filename: string; size: number; contentType?: string; type: TUploadType; owner: number | null },
+  input: { filename: string; size: number; contentType?: string; type: TUploadType; who: Uploader },
 ): Promise<TMultipartUpload> {
   if (input.size > UPLOAD.maxBytes) throw tooLarge();
   refuseDeclaredType(input.type, input.contentType);
+  const hold = await reserveUpload(deps, input.who, { bytes: input.size });
+  try {
+    return await openMultipart(deps, input, hold.id);
+  } finally {
+    await releaseHold(deps.db, hold);
+  }
+}
+
+async function openMultipart(
+  deps: FilesDeps,
+  input: { filename: string; size: number; type: TUploadType; who: Uploader },
+  holdId: number,
+): Promise<TMultipartUpload> {
   const uuid = randomUUID();
   const key = storageKeyFor(randomUUID());
   const storageUploadId = await deps.storage.createMultipart(key);
   const created = new Date();
-  const row = await repo.insertUpload(deps.db, {
-    uuid,
-    owner_customer_id: input.owner,
-    name: input.filename.slice(0, 1000),
-    size: input.size,
-    upload_type: input.type,
-    part_size: UPLOAD.chunkBytes,
-    part_count: planParts(input.size).length,
-    storage_key: key,
-    storage_upload_id: storageUploadId,
-    status: 'open',
-    file_uuid: null,
-    created_at: created.toISOString(),
-    expires_at: new Date(created.getTime() + MULTIPART_LIFETIME_MS).toISOString(),
+  const owner = input.who.customerId;
+  // The upload row takes over from the hold in one step: the room is never counted zero times.
+  const row = await deps.db.transaction().execute(async (trx) => {
+    await repo.deleteHold(trx, holdId);
+    return repo.insertUpload(trx, {
+      uuid,
+      owner_customer_id: owner,
+      owner_address: owner === null ? input.who.address : null,
+      name: input.filename.slice(0, 1000),
+      size: input.size,
+      upload_type: input.type,
+      part_size: UPLOAD.chunkBytes,
+      part_count: planParts(input.size).length,
+      storage_key: key,
+      storage_upload_id: storageUploadId,
+      status: 'open',
+      file_uuid: null,
+      created_at: created.toISOString(),
+      expires_at: new Date(created.getTime() + MULTIPART_LIFETIME_MS).toISOString(),
+    });
+  }).catch(async (err: unknown) => {
+    await deps.storage.abortMultipart(key, storageUploadId).catch(() => {});
+    throw err;
   });
   return multipartView(row, []);
 }
@@ -301,7 +357,13 @@ export async function completeMultipart(deps: FilesDeps, uuid: string, owner: nu
   }
   let file: FileRow;
   try {
-    file = await acceptObject(deps, obj, { type: row.upload_type as TUploadType, filename: row.name, owner: row.owner_customer_id, source: 'multipart' });
+    file = await acceptObject(deps, obj, {
+      type: row.upload_type as TUploadType,
+      filename: row.name,
+      owner: row.owner_customer_id,
+      address: row.owner_address,
+      source: 'multipart',
+    });
   } catch (err) {
     // Refused bytes: the joined object is gone (acceptObject) and so is the upload.
     await repo.deleteUpload(deps.db, row.id);
@@ -320,7 +382,8 @@ export async function abortMultipart(deps: FilesDeps, uuid: string, owner: numbe
 
 /**
  * Removes unfinished uploads (and their parts) past their lifetime, forgets finished ones,
- * and drops URL import tasks older than a day. Runs hourly (plugins/files.ts).
+ * drops URL import tasks older than a day and quota holds past their expiry. Runs hourly
+ * (plugins/files.ts).
  */
 export async function cleanupExpired(deps: FilesDeps, now: Date = new Date()): Promise<{ uploads: number }> {
   const iso = now.toISOString();
@@ -335,6 +398,35 @@ export async function cleanupExpired(deps: FilesDeps, now: Date = new Date()): P
     if (batch.length < 100) break;
   }
   await repo.deleteImportsBefore(deps.db, new Date(now.getTime() - MULTIPART_LIFETIME_MS).toISOString());
+  await repo.deleteExpiredHolds(deps.db, iso);
   return { uploads: removed };
+}
+
+/**
+ * Deletes guests' files that nothing refers to (not a booking's payment proof, not a
+ * profile picture) once they are older than the retention (GUEST_FILE_RETENTION_HOURS):
+ * the row first — deleting it is what claims it, so processes sweeping at once never
+ * share a file — then the bytes. Runs with the hourly cleanup (plugins/files.ts); tests
+ * call it directly (docs/decisions/0024).
+ */
+export async function sweepGuestFiles(
+  deps: FilesDeps,
+  now: Date = new Date(),
+  log?: { warn(obj: object, msg: string): void },
+): Promise<{ files: number; bytes: number }> {
+  const before = new Date(now.getTime() - deps.guestFileRetentionMs).toISOString();
+  let files = 0;
+  let bytes = 0;
+  for (;;) {
+    const batch = await repo.claimUnreferencedGuestFiles(deps.db, before, 100);
+    for (const row of batch) {
+      // A failed delete leaves bytes no row points at: wasted space, never a broken link.
+      await deps.storage.delete(row.storage_key).catch((err) => log?.warn({ err, key: row.storage_key }, 'deleting a swept guest file failed'));
+      files++;
+      bytes += Number(row.size);
+    }
+    if (batch.length < 100) break;
+  }
+  return { files, bytes };
 }
 

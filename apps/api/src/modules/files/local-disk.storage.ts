@@ -128,4 +128,11 @@ export class LocalDiskStorage implements FileStorage {
   async abortMultipart(_key: string, uploadId: string) {
     await fsp.rm(this.partsDir(uploadId), { recursive: true, force: true });
   }
+
+  /** Space an unprivileged writer may still use on the root's file system (statfs bavail). */
+  async freeBytes() {
+    await fsp.mkdir(this.root, { recursive: true });
+    const s = await fsp.statfs(this.root);
+    return Number(s.bavail) * Number(s.bsize);
+  }
 }

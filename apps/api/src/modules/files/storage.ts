@@ -27,6 +27,13 @@ export interface FileStorage {
   completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<{ size: number }>;
   /** Forgets an unfinished upload and its parts; aborting an unknown upload is not an error. */
   abortMultipart(key: string, uploadId: string): Promise<void>;
+
+  /**
+   * Bytes still free where the objects are kept, or null when the store cannot tell or
+   * has no such limit (an S3 bucket): guest uploads stop before a local disk fills
+   * (docs/decisions/0024).
+   */
+  freeBytes?(): Promise<number | null>;
 }
 
 export class StorageTooLargeError extends Error {

@@ -5,8 +5,9 @@ import { ApiError, notFound } from '../../lib/errors.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import * as repo from './files.repository.ts';
 import type { ImportRow } from './files.repository.ts';
-import { type FilesDeps, acceptObject, storeObject, toUploadedFile } from './files.service.ts';
+import { type FilesDeps, acceptObject, storeObject, toUploadedFile, tooLarge } from './files.service.ts';
 import { FetchRefusedError, type Resolver, precheckUrl, safeGet } from './safe-fetch.ts';
+import { type Hold, type Uploader, overHoldError, releaseHold, reserveUpload, shrinkHold } from './upload-quota.ts';
 
 /** One import may take this long from its first byte request to its last byte. */
 const IMPORT_TIMEOUT_MS = 90_000;
@@ -17,6 +18,15 @@ const MAX_RUNNING = 4;
 const MAX_QUEUED = 200;
 
 const nowIso = () => new Date().toISOString();
+
+interface ImportJob {
+  token: string;
+  url: string;
+  type: TUploadType;
+  who: Uploader;
+  /** Room reserved under the uploader's quota when the import started (docs/decisions/0024). */
+  hold: Hold;
+}
 
 function nameFromUrl(url: URL): string {
   const last = url.pathname.split('/').filter(Boolean).pop() ?? '';
@@ -34,7 +44,7 @@ function nameFromUrl(url: URL): string {
  */
 export class UrlImporter {
   private readonly running = new Map<string, AbortController>();
-  private readonly queue: { token: string; url: string; type: TUploadType; owner: number | null }[] = [];
+  private readonly queue: ImportJob[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
@@ -42,7 +52,7 @@ export class UrlImporter {
     private readonly deps: FilesDeps & { policy: AddressPolicy; resolve?: Resolver; log?: { warn(o: object, m: string): void } },
   ) {}
 
-  async start(input: { sourceUrl: string; type: TUploadType; owner: number | null }): Promise<TUploadTask> {
+  async start(input: { sourceUrl: string; type: TUploadType; who: Uploader }): Promise<TUploadTask> {
     const raw = input.sourceUrl.trim();
     if (!/^https?:\/\//i.test(raw)) throw new ApiError('unsupported_source', MESSAGES.uploadUnsupported(raw.slice(0, 100)), { sourceUrl: MESSAGES.uploadUnsupported(raw.slice(0, 100)) });
     // Refuse what is refusable without the network (scheme, IP literals) at once.
@@ -56,22 +66,31 @@ export class UrlImporter {
       throw err;
     }
     if (this.queue.length >= MAX_QUEUED || this.closed) throw new ApiError('service_unavailable', 'Too many imports are waiting; please try again shortly', undefined, 503);
+    // The size is known only once the source answers: reserve what is left of the quota (up
+    // to 50 MB) now, refuse at once when nothing is, and cut the download off at the hold.
+    const hold = await reserveUpload(this.deps, input.who, { bytes: UPLOAD.maxBytes, atLeast: 1 });
     const at = nowIso();
-    const row = await repo.insertImport(this.deps.db, {
-      token: randomUUID(),
-      owner_customer_id: input.owner,
-      source_url: raw.slice(0, 2048),
-      upload_type: input.type,
-      status: 'waiting',
-      done_bytes: 0,
-      total_bytes: null,
-      error_code: null,
-      error_message: null,
-      file_uuid: null,
-      created_at: at,
-      updated_at: at,
-    });
-    this.queue.push({ token: row.token, url: raw, type: input.type, owner: input.owner });
+    let row: ImportRow;
+    try {
+      row = await repo.insertImport(this.deps.db, {
+        token: randomUUID(),
+        owner_customer_id: input.who.customerId,
+        source_url: raw.slice(0, 2048),
+        upload_type: input.type,
+        status: 'waiting',
+        done_bytes: 0,
+        total_bytes: null,
+        error_code: null,
+        error_message: null,
+        file_uuid: null,
+        created_at: at,
+        updated_at: at,
+      });
+    } catch (err) {
+      await releaseHold(this.deps.db, hold);
+      throw err;
+    }
+    this.queue.push({ token: row.token, url: raw, type: input.type, who: input.who, hold });
     this.pump();
     return this.view(row);
   }
@@ -109,6 +128,7 @@ export class UrlImporter {
       this.running.set(job.token, ctl);
       const p = this.run(job, ctl.signal)
         .catch((err) => this.deps.log?.warn({ err }, 'url import failed unexpectedly'))
+        .finally(() => releaseHold(this.deps.db, job.hold).catch(() => {}))
         .finally(() => {
           this.running.delete(job.token);
           this.inFlight.delete(p);
@@ -118,7 +138,7 @@ export class UrlImporter {
     }
   }
 
-  private async run(job: { token: string; url: string; type: TUploadType; owner: number | null }, signal: AbortSignal) {
+  private async run(job: ImportJob, signal: AbortSignal) {
     const db = this.deps.db;
     const fail = (code: string, message: string) =>
       repo.updateImport(db, job.token, { status: 'error', error_code: code, error_message: message, updated_at: nowIso() });
@@ -129,9 +149,17 @@ export class UrlImporter {
       const { response, url } = await safeGet(job.url, { policy: this.deps.policy, signal: both, resolve: this.deps.resolve });
       const declared = Number(response.headers['content-length']);
       const total = Number.isSafeInteger(declared) && declared >= 0 ? declared : null;
-      if (total !== null && total > UPLOAD.maxBytes) {
+      let limit = Math.min(UPLOAD.maxBytes, job.hold.bytes);
+      const overLimit = () => overHoldError(job.who, job.hold, this.deps.quota, tooLarge);
+      if (total !== null && total > limit) {
         response.destroy();
-        return await fail('payload_too_large', `The file is larger than the ${UPLOAD.maxBytes / 1024 / 1024} MB limit`);
+        const err = total > UPLOAD.maxBytes ? tooLarge() : overLimit();
+        return await fail(String(err.code), err.message);
+      }
+      if (total !== null && total < job.hold.bytes) {
+        // The source said how large the file is: keep only that much of the room reserved.
+        await shrinkHold(db, job.hold, total);
+        limit = total;
       }
       await repo.updateImport(db, job.token, { status: 'progress', total_bytes: total, updated_at: nowIso() });
       // Progress goes to the database at most every 250 ms, one write at a time.
@@ -152,9 +180,16 @@ export class UrlImporter {
       });
       response.on('error', (err) => counter.destroy(err));
       both.addEventListener('abort', () => response.destroy(new Error('aborted')), { once: true });
-      const obj = await storeObject(this.deps.storage, response.pipe(counter));
+      const obj = await storeObject(this.deps.storage, response.pipe(counter), limit, overLimit);
       await writing;
-      const file = await acceptObject(this.deps, obj, { type: job.type, filename: nameFromUrl(url), owner: job.owner, source: 'url' });
+      const file = await acceptObject(this.deps, obj, {
+        type: job.type,
+        filename: nameFromUrl(url),
+        owner: job.who.customerId,
+        address: job.who.address,
+        holdId: job.hold.id,
+        source: 'url',
+      });
       await repo.updateImport(db, job.token, { status: 'success', done_bytes: obj.size, file_uuid: file.uuid, updated_at: nowIso() });
     } catch (err) {
       if (err instanceof FetchRefusedError) return fail(err.code, err.message);
@@ -170,6 +205,7 @@ export class UrlImporter {
   async close() {
     this.closed = true;
     for (const job of this.queue.splice(0)) {
+      await releaseHold(this.deps.db, job.hold).catch(() => {});
       await repo.updateImport(this.deps.db, job.token, { status: 'error', error_code: 'import_interrupted', error_message: 'The import was interrupted; please try again', updated_at: nowIso() }).catch(() => {});
     }
     for (const ctl of this.running.values()) ctl.abort();

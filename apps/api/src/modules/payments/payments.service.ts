@@ -202,17 +202,20 @@ export async function settleUnpaid(
 }
 
 /**
- * Cancels a sale for good (the customer's cancel button, or an unpaid order abandoned for
- * days): releases its stock and its coupon and closes open payment sessions. Paid,
- * held and fulfilled sales are refused.
+ * Cancels a sale for good (the customer's cancel button, an unpaid order abandoned for
+ * days, a booking not paid in time): releases its stock and its coupon and closes open
+ * payment sessions. Paid, held and fulfilled sales are refused.
  */
-export async function cancelSale(deps: CheckoutDeps, saleId: number, actor: Actor, note: string): Promise<PaymentOutcome> {
+export async function cancelSale(deps: CheckoutDeps, saleId: number, actor: Actor, note: string, onlyIf?: (sale: SaleRow) => boolean): Promise<PaymentOutcome> {
   const { kysely, dialect } = deps.db;
   const now = new Date().toISOString();
   return kysely.transaction().execute(async (trx) => {
     const sale = await repo.lockSale(trx, dialect, saleId);
     if (!sale) throw notFound('The order');
     if (sale.status === 'cancelled') return { sale, changed: false };
+    // A caller's own condition, checked on the locked row (say, a booking's hold has ended
+    // and no payment proof arrived meanwhile).
+    if (onlyIf && !onlyIf(sale)) return { sale, changed: false };
     if (sale.status === 'fulfilled') throw conflict('already_fulfilled', 'This order has already been fulfilled, so it cannot be cancelled');
     if (PAID_STATES.includes(sale.payment_status) || sale.status === 'on_hold') {
       throw conflict('order_paid', 'This order has been paid, so it cannot be cancelled here. Please contact us if you want a refund.');

@@ -1,23 +1,22 @@
-import type { TCouponApplied, TCouponReason, TSearchRequest } from '@storefront/shared';
+import { evaluateCoupon, normalizeCouponCode, type TCouponApplied, type TCouponReason, type TSearchRequest } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { DbRateLimiter } from '../../lib/db-rate-limiter.ts';
-import { ApiError } from '../../lib/errors.ts';
-import { pagedSearch } from '../../lib/paging.ts';
+import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
+import { ApiError, RateLimitedError } from '../../lib/errors.ts';
+import { booleanField, pagedSearch, textField } from '../../lib/paging.ts';
 import * as repo from './pricing.repository.ts';
-import { type QuoteInput, quoteCart } from './quote.service.ts';
+import { couponRule, type QuoteInput, quoteCart } from './quote.service.ts';
 
 type Db = Kysely<Database>;
 
 /** POST /api/discount/coupons/search: the coupons the shop advertises (never the private ones). */
 export async function searchCoupons(db: Db, req: TSearchRequest, now = new Date()) {
   const textParams = req.textParams.map((p) => {
-    if (p.field === 'valid') return { ...p, value: p.value === true || p.value === 'true' || p.value === 1 || p.value === '1' ? 1 : 0 };
     if (p.field === 'code' && typeof p.value === 'string') return { ...p, value: p.value.trim().toUpperCase() };
     return p;
   });
   const page = await pagedSearch(repo.couponSearchQuery(db, now.toISOString()), { ...req, textParams }, {
-    filter: { code: 'code', discountType: 'discount_type', valid: 'valid' },
+    filter: { code: textField('code'), discountType: textField('discount_type'), valid: booleanField('valid') },
     sort: { code: 'code', endsAt: 'ends_at', startsAt: 'starts_at', value: 'value', minimumOrder: 'minimum_order' },
     tieBreaker: 'id',
   });
@@ -52,27 +51,49 @@ const REFUSAL: Record<TCouponReason, number> = {
 };
 
 // Private coupons work for whoever has the code, so codes must not be guessable by trying
-// many: a client address that has tried this many unknown codes in the window is refused
-// for the rest of it. Only misses count; a shopper re-checking a good code is never slowed.
+// many (docs/decisions/0014). Every code a client address tries, through the apply call,
+// the cart quote or a checkout, is counted first, in one atomic step (checked first and
+// counted after, many guesses sent at once would all pass); a code the shop has (any
+// answer but the unknown one) is then taken back, so a shopper re-checking a good code is
+// never slowed. After MISS_LIMIT codes answered as unknown in the window, the address is
+// refused for the rest of it, whatever code it tries: a refusal must not tell codes apart.
 const MISS_LIMIT = 20;
 const MISS_WINDOW_MS = 10 * 60_000;
-const missKey = (ip: string) => `coupon-miss:${ip}`;
+const missKey = (address: string) => `coupon-miss:${address}`;
+/** Larger than any minimum order: whether a code answers as unknown never depends on the cart. */
+const ANY_CART = 1_000_000_000_000;
 
-async function refuseGuessers(db: Db, ip: string) {
-  const state = await new DbRateLimiter(db).peek(missKey(ip), MISS_WINDOW_MS);
-  if (state.hits >= MISS_LIMIT) throw new ApiError('rate_limited', 'Too many coupon codes tried. Please try again in a few minutes.', undefined, 429);
+/** Counts one coupon code tried by a client; 429 once the address has guessed too many. */
+export async function countCouponAttempt(db: Db, input: { address: string; code: string; customerId: number | null; now?: Date }): Promise<void> {
+  const limiter = new DbRateLimiter(db);
+  const key = missKey(input.address);
+  const hit = await limiter.hit(key, MISS_WINDOW_MS);
+  if (hit.hits > MISS_LIMIT) {
+    const wait = retryAfterSeconds(hit.resetAt);
+    throw new RateLimitedError('Too many coupon codes tried. Please try again in a few minutes.', wait);
+  }
+  if (!(await answersAsUnknown(db, input))) await limiter.undo(key);
 }
 
-async function countMiss(db: Db, ip: string) {
-  await new DbRateLimiter(db).hit(missKey(ip), MISS_WINDOW_MS);
+/** Whether the shopper is told "not valid" for this code, as quoteCart would tell it. */
+async function answersAsUnknown(db: Db, input: { code: string; customerId: number | null; now?: Date }): Promise<boolean> {
+  const row = await repo.couponByCode(db, normalizeCouponCode(input.code));
+  // Run for an unknown code too: both answers take the same work.
+  const used = await repo.couponUseCounts(db, row?.id ?? 0, input.customerId);
+  const outcome = evaluateCoupon(row ? couponRule(row) : null, {
+    orderAmount: ANY_CART,
+    now: input.now ?? new Date(),
+    usedTotal: used.total,
+    usedByCustomer: used.byCustomer,
+    customerId: input.customerId,
+  });
+  return !outcome.ok && outcome.reason === 'unknown';
 }
 
-/** The cart page's quote: quoteCart, with unknown coupon codes counted against guessing. */
+/** The cart page's quote: quoteCart, with the coupon code counted against guessing. */
 export async function quoteForShopper(db: Db, input: QuoteInput & { ip: string }) {
-  if (input.couponCode) await refuseGuessers(db, input.ip);
-  const quote = await quoteCart(db, input);
-  if (quote.coupon && !quote.coupon.applied && quote.coupon.reason === 'unknown') await countMiss(db, input.ip);
-  return quote;
+  if (input.couponCode) await countCouponAttempt(db, { address: input.ip, code: input.couponCode, customerId: input.customerId, now: input.now });
+  return quoteCart(db, input);
 }
 
 /**

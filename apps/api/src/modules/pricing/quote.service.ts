@@ -1,7 +1,7 @@
 import {
   cartTotals,
   evaluateCoupon,
-  MAX_LINE_QUANTITY,
+  LINE_QUANTITY_CEILING,
   normalizeCouponCode,
   priceSku,
   type TCartQuote,
@@ -30,7 +30,7 @@ export interface QuoteInput {
   now?: Date;
 }
 
-function couponRule(c: NonNullable<Awaited<ReturnType<typeof repo.couponByCode>>>): TCouponRule {
+export function couponRule(c: NonNullable<Awaited<ReturnType<typeof repo.couponByCode>>>): TCouponRule {
   return {
     code: c.code,
     discountType: c.discount_type as TDiscountType,
@@ -42,6 +42,7 @@ function couponRule(c: NonNullable<Awaited<ReturnType<typeof repo.couponByCode>>
     usageLimit: c.usage_limit,
     perCustomerLimit: c.per_customer_limit,
     active: c.active === 1,
+    isPublic: c.is_public === 1,
   };
 }
 
@@ -54,7 +55,7 @@ function couponRule(c: NonNullable<Awaited<ReturnType<typeof repo.couponByCode>>
 export async function quoteCart(db: Db, input: QuoteInput): Promise<TCartQuote> {
   const now = input.now ?? new Date();
   const merged = new Map<string, number>();
-  for (const l of input.lines) merged.set(l.skuCode, Math.min(MAX_LINE_QUANTITY, (merged.get(l.skuCode) ?? 0) + l.quantity));
+  for (const l of input.lines) merged.set(l.skuCode, Math.min(LINE_QUANTITY_CEILING, (merged.get(l.skuCode) ?? 0) + l.quantity));
   const codes = [...merged.keys()];
 
   const [skus, discounts] = await Promise.all([repo.skusByCode(db, codes), validDiscounts(db, now)]);
@@ -106,7 +107,8 @@ export async function quoteCart(db: Db, input: QuoteInput): Promise<TCartQuote> 
   if (input.couponCode) {
     const code = normalizeCouponCode(input.couponCode);
     const row = await repo.couponByCode(db, code);
-    const used = row ? await repo.couponUseCounts(db, row.id, input.customerId) : { total: 0, byCustomer: 0 };
+    // Counted for an unknown code too (id 0 matches no use): both answers take the same work.
+    const used = await repo.couponUseCounts(db, row?.id ?? 0, input.customerId);
     const outcome = evaluateCoupon(row ? couponRule(row) : null, {
       orderAmount: beforeCoupon.total,
       now,
@@ -114,7 +116,8 @@ export async function quoteCart(db: Db, input: QuoteInput): Promise<TCartQuote> 
       usedByCustomer: used.byCustomer,
       customerId: input.customerId,
     });
-    const minimumOrder = row?.minimum_order ?? null;
+    // An answer as for an unknown code says nothing of the coupon (docs/decisions/0014).
+    const minimumOrder = !outcome.ok && outcome.reason === 'unknown' ? null : (row?.minimum_order ?? null);
     coupon = outcome.ok
       ? { code, applied: true, amount: outcome.amount, title: row!.title, discountType: row!.discount_type as TDiscountType, value: row!.value, minimumOrder }
       : { code, applied: false, amount: 0, reason: outcome.reason, message: outcome.message, minimumOrder };

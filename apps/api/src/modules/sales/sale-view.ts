@@ -67,6 +67,7 @@ export function toSale(row: SaleRow, lines: SaleLineRow[]): TSale {
     paidAt: row.paid_at,
     cancelledAt: row.cancelled_at,
     fulfilledAt: row.fulfilled_at,
+    holdUntil: row.status === 'booked' && row.payment_status === 'unpaid' ? row.hold_until : null,
     lines: lines.map((l) => ({
       lineNo: l.line_no,
       skuCode: l.sku_code,

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect/row-locks.ts';
 import type { Database, PaymentsTable, SaleLinesTable, SalesTable, StockReservationsTable } from '../../db/schema.ts';
@@ -99,6 +99,52 @@ export function stalePendingSales(db: Q, before: string, limit: number) {
 /** Unpaid card orders nobody paid again in time. */
 export function abandonedSales(db: Q, statuses: readonly string[], before: string, limit: number) {
   return db.selectFrom('sales').selectAll().where('status', 'in', [...statuses]).where('updated_at', '<', before).orderBy('id').limit(limit).execute();
+}
+
+/**
+ * Units held by unpaid sales — card orders waiting for their payment, cash-on-delivery
+ * orders not yet delivered, open bookings — per key of one client (docs/decisions/0022).
+ * Email and mobile count guest sales only.
+ */
+export async function heldUnits(
+  db: Q,
+  keys: { address: string | null; customerId: number | null; email: string | null; mobile: string | null },
+  excludeSaleId: number | null = null,
+): Promise<{ address: number; customer: number; email: number; mobile: number }> {
+  const held = () => {
+    let q = db
+      .selectFrom('sales')
+      .innerJoin('sale_lines', 'sale_lines.sale_id', 'sales.id')
+      .select((eb) => eb.fn.sum<number>('sale_lines.quantity').as('units'))
+      .where('sales.stock_held', '=', 1)
+      .where('sales.status', 'in', ['pending_payment', 'confirmed', 'booked'])
+      .where('sales.payment_status', 'in', ['unpaid', 'pending', 'proof_submitted']);
+    if (excludeSaleId !== null) q = q.where('sales.id', '<>', excludeSaleId);
+    return q;
+  };
+  const units = async (q: ReturnType<typeof held> | null) => (q ? Number((await q.executeTakeFirst())?.units ?? 0) : 0);
+  return {
+    address: await units(keys.address === null ? null : held().where('sales.client_address', '=', keys.address)),
+    customer: await units(keys.customerId === null ? null : held().where('sales.customer_id', '=', keys.customerId)),
+    email: await units(keys.email === null ? null : held().where('sales.customer_id', 'is', null).where(sql<string>`lower(sales.contact_email)`, '=', keys.email)),
+    mobile: await units(keys.mobile === null ? null : held().where('sales.customer_id', 'is', null).where('sales.contact_mobile', '=', keys.mobile)),
+  };
+}
+
+/** Open bookings with no payment proof whose hold has ended (docs/decisions/0022). */
+export function overdueBookings(db: Q, now: string, limit: number) {
+  return db
+    .selectFrom('sales')
+    .select(['id', 'invoice_id', 'created_at', 'hold_until'])
+    .where('status', '=', 'booked')
+    .where('kind', '=', 'booking')
+    .where('payment_status', '=', 'unpaid')
+    .where('hold_until', 'is not', null)
+    .where('hold_until', '<=', now)
+    .orderBy('hold_until')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 // ---- stock ---------------------------------------------------------------------------------

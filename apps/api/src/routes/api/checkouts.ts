@@ -1,13 +1,15 @@
 import { ORDER_ACCESS_COOKIE, PAYMENT_STATUSES, SALE_STATUSES, ZApiError, ZCheckoutRequest, ZCheckoutResponse, ZPaymentSessionResponse } from '@storefront/shared';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
-import { notFound, RateLimitedError } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { checkoutDeps } from '../../modules/checkout/checkout-deps.ts';
+import { deviceIdFrom } from '../../modules/checkout/checkout-limits.ts';
 import { newPaymentSession, placeOrder } from '../../modules/checkout/checkout.service.ts';
+import { limitProviderChecks, type ProviderCheckCaller } from '../../modules/checkout/provider-checks.ts';
 import { confirmPayment, settleUnpaid } from '../../modules/payments/payments.service.ts';
 import { mayAccess, ORDER_ACCESS_MAX_AGE_S, requestTokens, serializeAccessCookie } from '../../modules/sales/order-access.ts';
-import { saleById, saleByInvoice } from '../../modules/sales/sales.repository.ts';
+import { paymentsOf, saleById, saleByInvoice, type SaleRow } from '../../modules/sales/sales.repository.ts';
 import { accessibleSale, fileUrl, getSale } from '../../modules/sales/sales.service.ts';
 import { saleDetail } from '../../modules/sales/sale-view.ts';
 
@@ -43,20 +45,17 @@ const ZPaymentState = z.object({
 
 const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError, 503: ZApiError };
 
-/**
- * Confirm, cancel and failure each ask the payment provider about the order, and anyone
- * may call them. However often they are called, one order causes at most this many
- * provider checks in a window: a shopper's return needs one or two.
- */
-export const PROVIDER_CHECKS_PER_ORDER = 20;
-const PROVIDER_CHECK_WINDOW_MS = 10 * 60_000;
+export { PROVIDER_CHECKS_PER_ORDER } from '../../modules/checkout/provider-checks.ts';
 
-async function limitProviderChecks(db: DbRateLimiter, invoiceId: string): Promise<void> {
-  const { hits, resetAt } = await db.hit(`provider-check:${invoiceId}`, PROVIDER_CHECK_WINDOW_MS);
-  if (hits > PROVIDER_CHECKS_PER_ORDER) {
-    const wait = retryAfterSeconds(resetAt);
-    throw new RateLimitedError(`This order's payment was checked too often. Please try again in ${Math.ceil(wait / 60)} minutes.`, wait);
-  }
+/**
+ * Who asks the provider about this sale, decided before anything is counted
+ * (docs/decisions/0022): its owner, the payer showing one of its tran_ids, or a stranger
+ * known only by client address.
+ */
+async function providerCheckCaller(db: Parameters<typeof paymentsOf>[0], sale: SaleRow, req: FastifyRequest, tranId: string | null): Promise<ProviderCheckCaller> {
+  if (mayAccess(sale, req)) return { kind: 'owner' };
+  if (tranId && (await paymentsOf(db, sale.id)).some((p) => p.tran_id === tranId)) return { kind: 'payer', tranId };
+  return { kind: 'other', address: req.ip };
 }
 
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -67,7 +66,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['checkout'],
         summary: 'Place an order or a booking (spec §7)',
         description:
-          'Only skus and quantities are read: prices, discounts, the coupon amount and the total are computed by the server (unknown keys such as a price or total are ignored). With an `Idempotency-Key` header, sending the same request again (a retry after a lost answer, a second click) answers 200 with the order the first one placed, and the header `Idempotent-Replayed: true`, instead of placing another; the same key with another request, or from someone else, is 409 `idempotency_key_reused`. One transaction creates the sale, reserves its stock and records the coupon use; when stock is short the answer is 409 `out_of_stock` naming the lines, and nothing is written. Card: `paymentUrl` is the gateway page. Guests get an `accessToken` (also set as the httpOnly cookie `order_access`) that opens the order for them and nobody else.',
+          'Only skus and quantities are read: prices, discounts, the coupon amount and the total are computed by the server (unknown keys such as a price or total are ignored). With an `Idempotency-Key` header, sending the same request again (a retry after a lost answer, a second click) answers 200 with the order the first one placed, and the header `Idempotent-Replayed: true`, instead of placing another; the same key with another request, or from someone else, is 409 `idempotency_key_reused`. One transaction creates the sale, reserves its stock and records the coupon use; when stock is short the answer is 409 `out_of_stock` naming the lines, and nothing is written. Card: `paymentUrl` is the gateway page. Guests get an `accessToken` (also set as the httpOnly cookie `order_access`) that opens the order for them and nobody else. A guest\'s key belongs to the device that sent it (`x-device-id`, else the client address). Limits (docs/decisions/0022): at most ORDER_MAX_LINE_QUANTITY of one item and ORDER_MAX_UNITS items per order (400 `quantity_limit` naming the line); checkouts are counted per client address, customer and guest email and mobile (429 `rate_limited` with Retry-After); the units that unpaid orders and bookings of one client may hold at once are capped (409 `unpaid_limit`). A booking with no payment proof is released after BOOKING_HOLD_HOURS.',
         headers: ZCheckoutHeaders,
         body: ZCheckoutRequest,
         response: { 200: ZCheckoutResponse, 201: ZCheckoutResponse, ...errors },
@@ -75,7 +74,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const deps = checkoutDeps(app, req.log);
-      const placed = await placeOrder(deps, req.body, req.customerId, req.headers['idempotency-key'] ?? null);
+      const placed = await placeOrder(deps, req.body, req.customerId, req.headers['idempotency-key'] ?? null, { address: req.ip, deviceId: deviceIdFrom(req.headers['x-device-id']) });
       if (placed.accessToken) {
         const { cookie } = requestTokens(req);
         cookie.set(placed.sale.invoice_id, placed.accessToken);
@@ -116,11 +115,17 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await limitProviderChecks(new DbRateLimiter(app.db.kysely), req.query.invoiceId);
-      const r = await confirmPayment(checkoutDeps(app, req.log), {
+      const deps = checkoutDeps(app, req.log);
+      const tranId = req.body?.tranId ?? req.body?.tran_id ?? null;
+      const sale = await saleByInvoice(deps.db.kysely, req.query.invoiceId);
+      if (!sale) throw notFound('The order');
+      // Anyone may ask for a confirmation (docs/decisions/0018), but each caller spends
+      // their own allowance of provider checks, never the owner's.
+      await limitProviderChecks(deps.db.kysely, sale.invoice_id, await providerCheckCaller(deps.db.kysely, sale, req, tranId));
+      const r = await confirmPayment(deps, {
         invoiceId: req.query.invoiceId,
         valId: req.body?.valId ?? req.body?.val_id ?? null,
-        tranId: req.body?.tranId ?? req.body?.tran_id ?? null,
+        tranId,
         actor: req.customerId !== null ? 'customer' : 'guest',
       });
       return { invoiceId: r.sale.invoice_id, status: r.sale.status as never, paymentStatus: r.sale.payment_status as never, changed: r.changed };
@@ -148,13 +153,18 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         const deps = checkoutDeps(app, req.log);
         const sale = await saleByInvoice(deps.db.kysely, req.query.invoiceId);
         if (!sale) throw notFound('The order');
-        await limitProviderChecks(new DbRateLimiter(deps.db.kysely), req.query.invoiceId);
+        const tranId = req.body?.tranId ?? req.body?.tran_id ?? null;
+        const caller = await providerCheckCaller(deps.db.kysely, sale, req, tranId);
+        // Someone who may not do this is refused as before, without asking the provider
+        // and without spending anybody's checks.
+        if (caller.kind === 'other') throw notFound('The order');
+        await limitProviderChecks(deps.db.kysely, sale.invoice_id, caller);
         const r = await settleUnpaid(deps, {
           invoiceId: req.query.invoiceId,
-          tranId: req.body?.tranId ?? req.body?.tran_id ?? null,
+          tranId,
           outcome,
           actor: req.customerId !== null ? 'customer' : 'guest',
-          authorised: mayAccess(sale, req),
+          authorised: caller.kind === 'owner',
           reason: req.body?.reason ? `${outcome === 'failed' ? 'The payment failed' : 'The payment was cancelled'}: ${req.body.reason}` : undefined,
         });
         return { invoiceId: r.sale.invoice_id, status: r.sale.status as never, paymentStatus: r.sale.payment_status as never, changed: r.changed };

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useNavigate, useRouteLoaderData, useSearchParams } from 'react-router';
+import { safeRedirect } from '../../lib/safe-redirect.ts';
 import { useSessionUser } from '../../lib/session-store.ts';
 import { ButtonLink } from '../ui/button.tsx';
 import type { ShellUser } from './shell-user.ts';
@@ -17,11 +18,6 @@ export function AuthPage({ title, intro, children }: { title: string; intro?: Re
   );
 }
 
-/** A same-site path to go to after signing in; anything else goes to the profile. */
-export function safeRedirect(value: string | null, fallback = '/profile'): string {
-  return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : fallback;
-}
-
 /**
  * /sign-in and /sign-up: a signed-in visitor is offered the way on; otherwise the form is
  * rendered with helpers to switch forms (keeping the query) and to leave once done.
@@ -37,9 +33,10 @@ export function AuthRoute({
 }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
+  const root = useRouteLoaderData('root') as { user?: ShellUser | null; publicUrl?: string } | undefined;
   const user = useSessionUser(root?.user ?? null);
-  const next = safeRedirect(params.get('redirectTo'));
+  // Only a path of the shop itself (lib/safe-redirect.ts); the same on the server and in the browser.
+  const next = safeRedirect(params.get('redirectTo'), { origin: root?.publicUrl });
   const query = params.toString() ? `?${params}` : '';
 
   if (user) {

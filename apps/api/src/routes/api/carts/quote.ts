@@ -15,7 +15,7 @@ export const cartQuoteRoutes: FastifyPluginAsyncZod = async (app) => {
           'longer sold; left out of the totals), out_of_stock or insufficient_stock (availableQuantity says how many are ' +
           'left). The coupon, if given, is applied after the discounts; when it does not apply, coupon.reason says why. ' +
           'The same function prices the order at checkout. Amounts are BDT poisha. Unknown coupon codes count towards ' +
-          'the same guessing limit as the coupon apply call (429).',
+          'the same guessing limit as the coupon apply call and checkout (429).',
         body: ZQuoteRequest,
         response: { 200: ZCartQuote, 400: ZApiError, 401: ZApiError, 429: ZApiError },
       },

@@ -35,7 +35,9 @@ export const couponRoutes: FastifyPluginAsyncZod = async (app) => {
           'A coupon that does not apply answers with the reason: 404 coupon_unknown; 422 coupon_expired, coupon_not_started, ' +
           'coupon_below_minimum (fields.minimumOrder holds the minimum in poisha), coupon_empty_cart; 409 coupon_used_up, ' +
           'coupon_used_up_by_customer; 401 coupon_sign_in_required (a coupon limited per customer). ' +
-          'After 20 unknown codes in 10 minutes from one address, 429 until the window ends (private codes cannot be guessed).',
+          'A private code that nobody can use now answers as an unknown one. After 20 codes answered as unknown in 10 ' +
+          'minutes from one address, through this call, the cart quote or checkout together, every code is refused with 429 ' +
+          'until the window ends (private codes cannot be guessed).',
         querystring: z.object({
           code: ZCouponCode.describe('The coupon code, in any case'),
           items: z.string().min(1).max(4000).describe('SKU:QTY pairs joined by commas'),

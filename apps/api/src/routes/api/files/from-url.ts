@@ -24,14 +24,16 @@ export const fromUrlRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['files'],
         summary: 'Start importing a file from an http(s) URL; answers the task to follow',
         description:
-          'Loopback, private, link-local and metadata addresses are refused (also when reached by a redirect or a DNS name), as are schemes other than http and https.',
+          'Loopback, private, link-local and metadata addresses are refused (also when reached by a redirect or a DNS name), as are schemes other than http and https. ' +
+          "Room for the file is reserved when the import starts: 413 quota_exceeded when the customer (or a guest's address) has none left, 507 storage_full for a guest when the shop has none; " +
+          'a file larger than the room ends the task in error with the same code.',
         body: ZFromUrlRequest,
-        response: { 202: ZUploadTask, 400: ZApiError, 401: ZApiError, 403: ZApiError, 429: ZApiError, 503: ZApiError },
+        response: { 202: ZUploadTask, 400: ZApiError, 401: ZApiError, 403: ZApiError, 413: ZApiError, 429: ZApiError, 503: ZApiError, 507: ZApiError },
       },
     },
     async (req, reply) => {
       app.files.throttle('start', req, reply);
-      const task = await app.files.importer.start({ ...req.body, owner: req.customerId });
+      const task = await app.files.importer.start({ ...req.body, who: app.files.uploader(req) });
       return reply.status(202).send(task);
     },
   );

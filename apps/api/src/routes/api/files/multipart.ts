@@ -14,7 +14,7 @@ import { contentLength } from '../../../lib/content-length.ts';
 import { ApiError } from '../../../lib/errors.ts';
 
 const ZUploadParams = z.object({ uuid: z.string().max(64) });
-const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 413: ZApiError, 415: ZApiError, 429: ZApiError };
+const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 413: ZApiError, 415: ZApiError, 429: ZApiError, 507: ZApiError };
 
 /**
  * Multipart uploads for large files (spec §4, §9): start → PUT each part (5 MB, the last at
@@ -29,13 +29,16 @@ export const multipartUploadRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['files'],
         summary: 'Start a multipart upload: answers the parts to send and where',
+        description:
+          "The declared size is reserved against what the customer (or a guest's address) may keep stored until the upload completes, is cancelled or expires: " +
+          "413 quota_exceeded when it does not fit, and for a guest 507 storage_full when the shop has no more room for guests' files.",
         body: ZMultipartStartRequest,
         response: { 200: ZMultipartUpload, ...errors },
       },
     },
     async (req, reply) => {
       app.files.throttle('start', req, reply);
-      return startMultipart(app.files.deps, { ...req.body, owner: req.customerId });
+      return startMultipart(app.files.deps, { ...req.body, who: app.files.uploader(req) });
     },
   );
 

@@ -1,0 +1,167 @@
+import { isIP } from 'node:net';
+import { UPLOAD } from '@storefront/shared';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import { lockForTransaction } from '../../db/dialect/locks.ts';
+import type { Database } from '../../db/schema.ts';
+import { ApiError } from '../../lib/errors.ts';
+import * as repo from './files.repository.ts';
+import type { FileStorage } from './storage.ts';
+
+// Upload quotas (docs/decisions/0024): what one customer, or the guests of one client
+// address, may keep stored, uploads still arriving included; and the room all guests
+// together may take, so that anonymous uploads stop before the disk fills while signed-in
+// customers within their quota can still upload.
+
+export interface QuotaLimits {
+  customerBytes: number;
+  guestBytes: number;
+  guestTotalBytes: number;
+  /** Guest uploads must leave at least this much free on the storage's disk; 0: no check. */
+  minFreeDiskBytes: number;
+}
+
+/** Who uploads: a signed-in customer, or a guest known only by the client address. */
+export interface Uploader {
+  customerId: number | null;
+  /** The guest key of the client address (guestAddressKey); kept only for guests. */
+  address: string;
+}
+
+/** Room reserved for an upload whose size is not yet known to be final. */
+export interface Hold {
+  id: number;
+  bytes: number;
+  /** What capped the room below what was asked: the uploader's own quota, or the shop's room for guests. */
+  cappedBy: 'quota' | 'shop' | null;
+}
+
+export interface QuotaDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  storage: FileStorage;
+  quota: QuotaLimits;
+}
+
+/**
+ * A hold counts this long at most. A process that dies mid-upload cannot release its
+ * holds; they stop counting by themselves after this (and the hourly sweep deletes them).
+ * Two hours is 50 MB at 7 KB/s: longer than any upload a shopper would wait for.
+ */
+export const HOLD_LIFETIME_MS = 2 * 60 * 60 * 1000;
+
+/** Advisory lock keys of the quota check (PostgreSQL), apart from the app's other locks. */
+const QUOTA_LOCK_BASE = 7_024_000_000_000;
+
+const MIB = 1024 * 1024;
+const mb = (bytes: number) => `${Math.round((bytes / MIB) * 10) / 10} MB`;
+
+/**
+ * The key a guest's quota is counted under: the IPv4 address, or the /64 of an IPv6 one
+ * (one subscriber commonly holds a whole /64, so counting single IPv6 addresses would give
+ * one client billions of quotas).
+ */
+export function guestAddressKey(ip: string): string {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (v4) return v4[1]!;
+  if (isIP(ip) !== 6) return ip.slice(0, 64) || 'unknown';
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/** Over the uploader's own quota: the client's side of things (413; docs/decisions/0024). */
+export function quotaExceeded(who: Uploader, limit: number, used: number): ApiError {
+  const message =
+    who.customerId !== null
+      ? `This file does not fit in your ${mb(limit)} of uploads: your files already take ${mb(used)}.`
+      : `This file does not fit in the ${mb(limit)} of uploads a guest may keep (${mb(used)} used). Sign in to upload more.`;
+  return new ApiError('quota_exceeded', message, undefined, 413);
+}
+
+/** The shop has no more room for guests' files just now (507; docs/decisions/0024). */
+export function storageFull(): ApiError {
+  return new ApiError(
+    'storage_full',
+    'The shop cannot take more files from guests just now. Please sign in to upload, or try again later.',
+    undefined,
+    507,
+  );
+}
+
+/**
+ * Reserves room for an upload before its bytes are read: `bytes` when its size is known
+ * (a Content-Length, a multipart upload's declared size), or, for a body of unknown
+ * length, as much as is left up to `bytes` but no less than `atLeast`; the upload is then
+ * cut off at the hold's size. Refused with quotaExceeded or storageFull.
+ *
+ * Checked and recorded in one transaction under a lock (one per customer; one for all
+ * guests, whose shop-wide total is checked too), so concurrent uploads — from several
+ * processes on one PostgreSQL database too — can never together pass a limit. SQLite's
+ * transactions already run one at a time on the one connection.
+ */
+export async function reserveUpload(deps: QuotaDeps, who: Uploader, want: { bytes: number; atLeast?: number }, now = new Date()): Promise<Hold> {
+  const atLeast = Math.min(want.atLeast ?? want.bytes, want.bytes);
+  let room = want.bytes;
+  let cappedBy: Hold['cappedBy'] = null;
+  const isGuest = who.customerId === null;
+  if (isGuest && deps.quota.minFreeDiskBytes > 0) {
+    // Read outside the transaction: it is a system call, and a near-full disk is a state,
+    // not a race (concurrent guests are held to the shop-wide total below).
+    const free = await deps.storage.freeBytes?.();
+    if (free != null) {
+      const spare = free - deps.quota.minFreeDiskBytes;
+      if (spare < atLeast) throw storageFull();
+      if (spare < room) [room, cappedBy] = [spare, 'shop'];
+    }
+  }
+  const nowIso = now.toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, deps.dialect, QUOTA_LOCK_BASE + (who.customerId ?? 0));
+    if (!isGuest) {
+      const [used] = await repo.usedBytes(trx, [{ customerId: who.customerId! }], nowIso);
+      const left = deps.quota.customerBytes - used!;
+      if (left < atLeast) throw quotaExceeded(who, deps.quota.customerBytes, used!);
+      if (left < room) [room, cappedBy] = [left, 'quota'];
+    } else {
+      const [mine, all] = await repo.usedBytes(trx, [{ guestAddress: who.address }, { allGuests: true }], nowIso);
+      const left = deps.quota.guestBytes - mine!;
+      if (left < atLeast) throw quotaExceeded(who, deps.quota.guestBytes, mine!);
+      const shopLeft = deps.quota.guestTotalBytes - all!;
+      if (shopLeft < atLeast) throw storageFull();
+      if (left < room) [room, cappedBy] = [left, 'quota'];
+      if (shopLeft < room) [room, cappedBy] = [shopLeft, 'shop'];
+    }
+    const id = await repo.insertHold(trx, {
+      owner_customer_id: who.customerId,
+      owner_address: isGuest ? who.address : null,
+      bytes: room,
+      created_at: nowIso,
+      expires_at: new Date(now.getTime() + HOLD_LIFETIME_MS).toISOString(),
+    });
+    return { id, bytes: room, cappedBy };
+  });
+}
+
+/** Gives the room back (the upload failed, was refused, or its file now counts instead). Releasing twice is harmless. */
+export async function releaseHold(db: Kysely<Database>, hold: Hold | null | undefined): Promise<void> {
+  if (hold) await repo.deleteHold(db, hold.id);
+}
+
+/** Keeps only `bytes` of a hold (the size became known). Giving room back needs no lock. */
+export async function shrinkHold(db: Kysely<Database>, hold: Hold, bytes: number): Promise<void> {
+  if (bytes >= hold.bytes) return;
+  await repo.shrinkHold(db, hold.id, bytes);
+  hold.bytes = bytes;
+  hold.cappedBy = null;
+}
+
+/** The error for a body that ran past its hold: over the quota or the shop's room when the hold was cut short, else plainly too large. */
+export function overHoldError(who: Uploader, hold: Hold, limits: QuotaLimits, tooLarge: () => ApiError): ApiError {
+  if (hold.bytes >= UPLOAD.maxBytes || hold.cappedBy === null) return tooLarge();
+  if (hold.cappedBy === 'shop') return storageFull();
+  const limit = who.customerId !== null ? limits.customerBytes : limits.guestBytes;
+  return quotaExceeded(who, limit, limit - hold.bytes);
+}

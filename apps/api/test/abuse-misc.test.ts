@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { signFields } from '../src/modules/payments/gateway-fields.ts';
+import { signIn, signUp, uniqueIp, uniqueMobile } from './helpers/accounts.ts';
+import { expectApiError } from './helpers/assertions.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+// Smaller ways around the shop's defences: forgot-password telling known emails by the
+// work it does, one mailbox signing up twice under its Unicode and punycode domain, and a
+// sandbox gateway secret that every installation shared.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ seed: false, config: { trustProxy: 1 } });
+});
+afterAll(() => t?.close());
+
+/** Another process of the shop on the same database: its own app, nothing shared in memory. */
+async function secondApp(kysely = t.db.kysely): Promise<FastifyInstance> {
+  return buildApp({ config: t.app.config, db: { kysely, dialect: t.db.dialect, destroy: async () => {} }, logger: false });
+}
+
+/** Records the SQL of every query while switched on. */
+class SqlRecorder implements KyselyPlugin {
+  on = false;
+  statements: string[] = [];
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (this.on) this.statements.push(t.db.kysely.getExecutor().compileQuery(args.node, args.queryId).sql);
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+describe('forgot password does the same work for an unknown email as for a known one', () => {
+  it('runs the same statements in answering either, and mails only the account', async () => {
+    const recorder = new SqlRecorder();
+    const app = await secondApp(t.db.kysely.withPlugin(recorder));
+    // Only the statements run before the answer is sent count: what happens after it
+    // cannot be timed by the asker.
+    app.addHook('onRequest', async () => {
+      recorder.statements = [];
+      recorder.on = true;
+    });
+    app.addHook('onSend', async () => {
+      recorder.on = false;
+    });
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/forgot`;
+      const forgot = async (email: string) => {
+        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': t.app.config.apiKey, 'x-forwarded-for': uniqueIp() }, body: JSON.stringify({ email }) });
+        // Now and then a rate-limit hit also prunes old windows: not part of the answer.
+        return { status: res.status, body: await res.text(), statements: recorder.statements.filter((s) => !/^delete from "rate_limits"/.test(s)) };
+      };
+      const c = await signUp(t);
+      const resetsOf = async () => Number((await t.db.kysely.selectFrom('password_resets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const before = await resetsOf();
+
+      const known = await forgot(c.email);
+      const unknown = await forgot(`nobody.${randomBytes(4).toString('hex')}@example.com`);
+      expect(known.status).toBe(200);
+      expect(unknown).toMatchObject({ status: known.status, body: known.body });
+      expect(known.statements.length).toBeGreaterThan(3);
+      expect(unknown.statements).toEqual(known.statements);
+
+      // The account got its link; the unknown email got nothing.
+      expect(await resetsOf()).toBe(before + 1);
+      await expect.poll(async () => (await t.db.kysely.selectFrom('mail_outbox').select('to_address').where('subject', '=', 'Reset your password').execute()).map((r) => r.to_address)).toEqual([c.email]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('an internationalised email domain and its punycode form are one address', () => {
+  it('signs up once, signs in, resets and subscribes under either form', async () => {
+    const local = `u${randomBytes(4).toString('hex')}`;
+    const unicode = `${local}@bücher.example`;
+    const ascii = `${local}@xn--bcher-kva.example`;
+    const c = await signUp(t, { email: unicode });
+
+    const twice = await t.api('/api/signup', { method: 'POST', json: { source: 'DEFAULT', type: 'DEFAULT', fullName: 'Second', email: ascii.toUpperCase(), mobile: uniqueMobile(), password: 'secret-pass' }, headers: { 'x-forwarded-for': uniqueIp() } });
+    expectApiError(twice, 409, 'duplicate_email');
+
+    const signedIn = await signIn(t, ascii, c.password);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.userId).toBe(c.userId);
+
+    const customer = await t.db.kysely.selectFrom('customers').select(['id', 'email', 'email_key']).where('email_key', '=', ascii).executeTakeFirstOrThrow();
+    // The address is kept as the shopper typed it; only the key that compares is ASCII.
+    expect(customer.email).toBe(unicode);
+    expect((await t.api('/api/forgot', { method: 'POST', json: { email: ascii }, headers: { 'x-forwarded-for': uniqueIp() } })).status).toBe(200);
+    expect(await t.db.kysely.selectFrom('password_resets').select('id').where('customer_id', '=', customer.id).execute()).toHaveLength(1);
+
+    const subscribe = (email: string) => t.api('/api/emails/subscriptions', { method: 'POST', json: { userId: '', email, extras: { offer: 'First order', type: 'first-time' } } });
+    expect((await subscribe(ascii)).status).toBe(201);
+    expectApiError(await subscribe(unicode), 409, 'already_subscribed');
+  });
+
+  it('keys stored before the change are rewritten by the migration, so their owners can still sign in', async () => {
+    const db = t.db.kysely;
+    const local = `m${randomBytes(4).toString('hex')}`;
+    const legacy = `${local}@bücher.example`;
+    const ascii = `${local}@xn--bcher-kva.example`;
+    const c = await signUp(t, { email: legacy });
+    const both = [await signUp(t), await signUp(t)];
+    const clash = `k${randomBytes(4).toString('hex')}`;
+    // As the rows were before: the key as typed, lower-cased; and a mailbox with an account under each form.
+    await db.updateTable('customers').set({ email_key: legacy }).where('email_key', '=', ascii).execute();
+    await db.updateTable('customers').set({ email_key: `${clash}@bücher.example` }).where('email', '=', both[0].email).execute();
+    await db.updateTable('customers').set({ email_key: `${clash}@xn--bcher-kva.example` }).where('email', '=', both[1].email).execute();
+    await db.insertInto('email_subscriptions').values({ email: legacy, email_key: legacy, customer_id: null, offer: '', type: '', created_at: new Date().toISOString() }).execute();
+    expectApiError(await signIn(t, legacy, c.password), 401);
+
+    const migration = await import('../src/db/migrations/2026-11-23-0012-installation-secrets.ts');
+    const kept = await db.selectFrom('installation_secrets').selectAll().execute();
+    await migration.down(db);
+    await migration.up(db);
+    if (kept.length) await db.insertInto('installation_secrets').values(kept).execute();
+
+    expect((await signIn(t, legacy, c.password)).status).toBe(200);
+    expect((await signIn(t, ascii, c.password)).status).toBe(200);
+    expect(await db.selectFrom('email_subscriptions').select('email_key').where('email', '=', legacy).execute()).toEqual([{ email_key: ascii }]);
+    const clashed = await db.selectFrom('customers').select(['email', 'email_key']).where('email', 'in', [both[0].email, both[1].email]).orderBy('id').execute();
+    expect(clashed.map((r) => r.email_key)).toEqual([`${clash}@bücher.example`, `${clash}@xn--bcher-kva.example`]);
+  });
+});
+
+describe('the sandbox gateway signs with a secret of this installation', () => {
+  const failedNotice = (secret: string) => {
+    const fields = { tran_id: `SBX-NONE-${randomBytes(4).toString('hex')}`, status: 'FAILED', amount: '100.00' };
+    return new URLSearchParams({ ...fields, ...signFields(fields, secret) }).toString();
+  };
+  const notify = (body: string) => t.api('/payments/ipn', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' }, apiKey: null });
+  const stored = async () => (await t.db.kysely.selectFrom('installation_secrets').select('value').where('name', '=', 'payment_sandbox').executeTakeFirst())?.value;
+
+  it('PAYMENT_SANDBOX_SECRET when set; otherwise none in the configuration', () => {
+    expect(loadConfig({ PAYMENT_SANDBOX_SECRET: 'from-the-operator' }).payments.sandboxSecret).toBe('from-the-operator');
+    expect(loadConfig({}).payments.sandboxSecret).toBeNull();
+  });
+
+  it('generates one secret per database, and the old fixed value no longer verifies', async () => {
+    const secret = await stored();
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(t.app.sandboxSecret).toBe(secret);
+    expectApiError(await notify(failedNotice('sandbox-not-a-secret')), 400, 'bad_signature');
+    // Signed with the installation's secret, the notice gets past the signature (to an unknown transaction).
+    expectApiError(await notify(failedNotice(secret!)), 404, 'not_found');
+  });
+
+  it('two processes on one database use the same secret, even when both start at once on a new database', async () => {
+    const another = await secondApp();
+    try {
+      expect(another.sandboxSecret).toBe(t.app.sandboxSecret);
+    } finally {
+      await another.close();
+    }
+    await t.db.kysely.deleteFrom('installation_secrets').where('name', '=', 'payment_sandbox').execute();
+    const [a, b, c] = await Promise.all([secondApp(), secondApp(), secondApp()]);
+    try {
+      const fresh = await stored();
+      expect(fresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(fresh).not.toBe(t.app.sandboxSecret);
+      for (const app of [a, b, c]) expect(app.sandboxSecret).toBe(fresh);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+});
