@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppConfig } from './config.ts';
+import { type AppConfig, LOG_REDACT } from './config.ts';
 import type { Db } from './db/database.ts';
 import { apiKeyPlugin } from './plugins/api-key.ts';
 import { accountsPlugin } from './modules/accounts/accounts.plugin.ts';
@@ -48,7 +48,8 @@ export interface BuildOptions {
 
 export async function buildApp({ config, db, logger, files }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // Secrets never reach the log: auth headers and cookies are redacted (docs/decisions/0027).
+    logger: logger ?? { level: config.logLevel, redact: LOG_REDACT },
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     // No requestIdHeader: with one, Fastify takes the header's value as it comes and never
