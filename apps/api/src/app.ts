@@ -18,6 +18,7 @@ import { clientErrorHandler, errorBody, errorsPlugin, frameworkErrors } from './
 import { type FilesPluginOptions, filesPlugin } from './plugins/files.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
 import { mailPlugin } from './plugins/mail.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { paymentsPlugin } from './plugins/payments.ts';
 import { apiRoutes } from './routes/api/index.ts';
@@ -83,6 +84,8 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   });
 
   await app.register(errorsPlugin);
+  // Before every route, so that its timing hook sees them all.
+  await app.register(metricsPlugin);
   // NUL characters in request text: a 400 on every route, before validation.
   await app.register(textInputPlugin);
   await app.register(helmet, {
