@@ -150,7 +150,7 @@ export const BUILT_IN_SANDBOX_SECRET = 'sandbox-not-a-secret';
 /** Values of secret settings that anyone can read in this repository (docs, examples): refused in production. */
 export const KNOWN_SECRET_VALUES: Partial<Record<SecretSetting, readonly string[]>> = {
   PAYMENT_SANDBOX_SECRET: [BUILT_IN_SANDBOX_SECRET],
-  // deploy/storefront.env.example and the compose file show these placeholders.
+  // The placeholder people leave in when they copy an example.
   METRICS_TOKEN: ['change-me'],
   SSLCOMMERZ_STORE_PASSWORD: ['change-me'],
 };
