@@ -207,6 +207,10 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     DATA_DIR: tmp,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    // Production refuses the test gateway and its built-in secret unless told it is a demo
+    // (docs/decisions/0027); the load pays with the sandbox.
+    ALLOW_TEST_PAYMENTS: '1',
+    PAYMENT_SANDBOX_SECRET: randomBytes(16).toString('hex'),
     // The API only: pages are not what this proves, and a start is faster without them.
     WEB_BUILD_DIR: '',
     STOREFRONT_API_KEY: API_KEY,

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -322,6 +323,10 @@ export async function startShop(opts: StartOptions): Promise<ShopServer> {
       LOG_LEVEL: 'warn',
       // React and React Router pick their production builds as they would in production.
       NODE_ENV: 'production',
+      // Production refuses the test gateway and its built-in secret unless told it is a
+      // demo (docs/decisions/0027); benchmarks pay with the sandbox.
+      ALLOW_TEST_PAYMENTS: '1',
+      PAYMENT_SANDBOX_SECRET: randomBytes(16).toString('hex'),
       ...opts.env,
     });
 

@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AppConfig, fastifyTrustProxy } from './config.ts';
+import { type AppConfig, fastifyTrustProxy, LOG_REDACT } from './config.ts';
 import type { Db } from './db/database.ts';
 import { apiKeyPlugin } from './plugins/api-key.ts';
 import { accountsPlugin } from './modules/accounts/accounts.plugin.ts';
@@ -18,6 +18,7 @@ import { clientErrorHandler, errorBody, errorsPlugin, frameworkErrors } from './
 import { type FilesPluginOptions, filesPlugin } from './plugins/files.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
 import { mailPlugin } from './plugins/mail.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { paymentsPlugin } from './plugins/payments.ts';
 import { apiRoutes } from './routes/api/index.ts';
@@ -48,7 +49,8 @@ export interface BuildOptions {
 
 export async function buildApp({ config, db, logger, files }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // Secrets never reach the log: auth headers and cookies are redacted (docs/decisions/0027).
+    logger: logger ?? { level: config.logLevel, redact: LOG_REDACT },
     bodyLimit: JSON_BODY_LIMIT,
     // Only the configured hops or proxy addresses may name the client (docs/decisions/0023).
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -83,6 +85,8 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   });
 
   await app.register(errorsPlugin);
+  // Before every route, so that its timing hook sees them all.
+  await app.register(metricsPlugin);
   // NUL characters in request text: a 400 on every route, before validation.
   await app.register(textInputPlugin);
   await app.register(helmet, {

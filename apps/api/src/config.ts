@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -50,6 +51,8 @@ export interface AppConfig {
   orders: OrdersConfig;
   /** Upload quotas, the room kept for guests' files and the sweep of unclaimed ones (docs/decisions/0024). */
   uploads: UploadsConfig;
+  /** Prometheus metrics (docs/decisions/0027): off unless a port or a token is given. */
+  metrics: MetricsConfig;
 }
 
 export interface UploadsConfig {
@@ -84,6 +87,15 @@ export interface OrdersConfig {
   holdMaxUnitsPerAddress: number;
   /** A booking with no payment proof is released this long after it was placed (BOOKING_HOLD_HOURS, default 48). */
   bookingHoldMs: number;
+}
+
+export interface MetricsConfig {
+  /** METRICS_PORT: a listener of its own for GET /metrics, no token; null: none. */
+  port: number | null;
+  /** METRICS_HOST: where that listener binds (default 127.0.0.1, this machine only). */
+  host: string;
+  /** METRICS_TOKEN: GET /metrics on the shop's own port with `Authorization: Bearer <token>`; null: not there. */
+  token: string | null;
 }
 
 export interface PaymentsConfig {
@@ -121,8 +133,9 @@ export interface AccountsConfig {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number(env.PORT ?? 3000);
   const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR ?? 'data');
-  const db: DbConfig = env.DATABASE_URL
-    ? { kind: 'postgres', url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA || undefined }
+  const databaseUrl = secretFromEnv(env, 'DATABASE_URL');
+  const db: DbConfig = databaseUrl
+    ? { kind: 'postgres', url: databaseUrl, schema: env.DATABASE_SCHEMA || undefined }
     : { kind: 'sqlite', file: env.SQLITE_FILE ? path.resolve(env.SQLITE_FILE) : path.join(dataDir, 'storefront.db') };
   return {
     port,
@@ -139,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     compression: !['0', 'off', 'false'].includes((env.COMPRESSION ?? '').toLowerCase()),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     mail: {
-      smtpUrl: env.SMTP_URL || null,
+      smtpUrl: secretFromEnv(env, 'SMTP_URL') || null,
       from: env.MAIL_FROM ?? 'Nibash Furniture <no-reply@nibash.com.bd>',
     },
     accounts: {
@@ -153,15 +166,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     payments: {
       provider: env.PAYMENT_PROVIDER === 'sslcommerz' ? 'sslcommerz' : 'sandbox',
       sslcommerz:
-        env.SSLCOMMERZ_STORE_ID && env.SSLCOMMERZ_STORE_PASSWORD
+        env.SSLCOMMERZ_STORE_ID && secretFromEnv(env, 'SSLCOMMERZ_STORE_PASSWORD')
           ? {
               storeId: env.SSLCOMMERZ_STORE_ID,
-              storePassword: env.SSLCOMMERZ_STORE_PASSWORD,
+              storePassword: secretFromEnv(env, 'SSLCOMMERZ_STORE_PASSWORD')!,
               baseUrl: (env.SSLCOMMERZ_BASE_URL || (env.SSLCOMMERZ_SANDBOX === '1' || env.SSLCOMMERZ_SANDBOX === 'true' ? 'https://sandbox.sslcommerz.com' : 'https://securepay.sslcommerz.com')).replace(/\/$/, ''),
               timeoutMs: positive(env.SSLCOMMERZ_TIMEOUT_MS, 20_000),
             }
           : null,
-      sandboxSecret: env.PAYMENT_SANDBOX_SECRET || null,
+      sandboxSecret: secretFromEnv(env, 'PAYMENT_SANDBOX_SECRET') || null,
       sessionTtlMs: positive(env.PAYMENT_SESSION_TTL_MINUTES, 60) * 60_000,
       unpaidOrderTtlMs: positive(env.UNPAID_ORDER_TTL_DAYS, 7) * 86_400_000,
     },
@@ -183,6 +196,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       guestTotalBytes: positive(env.GUEST_UPLOADS_TOTAL_MB, 2048) * MIB,
       minFreeDiskBytes: Math.max(0, Number(env.UPLOAD_MIN_FREE_DISK_MB ?? 1024) || 0) * MIB,
       guestFileRetentionMs: positive(env.GUEST_FILE_RETENTION_HOURS, 24) * 3_600_000,
+    },
+    metrics: {
+      port: env.METRICS_PORT ? port0to65535(env.METRICS_PORT, 'METRICS_PORT') : null,
+      host: env.METRICS_HOST || '127.0.0.1',
+      token: secretFromEnv(env, 'METRICS_TOKEN') || null,
     },
   };
 }
@@ -231,6 +249,137 @@ export function fastifyTrustProxy(setting: AppConfig['trustProxy']): false | str
   const hops = setting === true ? 1 : setting;
   return (_address, hop) => hop < hops;
 }
+
+/**
+ * Settings that hold secrets. Each is read from the variable itself or from `NAME_FILE`,
+ * a file whose trimmed content is the value (systemd credentials, Docker or Kubernetes
+ * secrets), and none is ever logged (redactSecrets, LOG_REDACT).
+ */
+export const SECRET_SETTINGS = ['DATABASE_URL', 'SMTP_URL', 'SSLCOMMERZ_STORE_PASSWORD', 'PAYMENT_SANDBOX_SECRET', 'METRICS_TOKEN'] as const;
+export type SecretSetting = (typeof SECRET_SETTINGS)[number];
+
+/** Signs the sandbox gateway's notifications when PAYMENT_SANDBOX_SECRET is unset: public, so never in production. */
+export const BUILT_IN_SANDBOX_SECRET = 'sandbox-not-a-secret';
+
+/** Values of secret settings that anyone can read in this repository (docs, examples): refused in production. */
+export const KNOWN_SECRET_VALUES: Partial<Record<SecretSetting, readonly string[]>> = {
+  PAYMENT_SANDBOX_SECRET: [BUILT_IN_SANDBOX_SECRET],
+  // The placeholder people leave in when they copy an example.
+  METRICS_TOKEN: ['change-me'],
+  SSLCOMMERZ_STORE_PASSWORD: ['change-me'],
+};
+
+/** A secret from the environment: `NAME`, or the trimmed content of the file `NAME_FILE`. */
+export function secretFromEnv(env: NodeJS.ProcessEnv, name: SecretSetting): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (!file) return env[name];
+  if (env[name]) throw new ConfigError(`set ${name} or ${name}_FILE, not both`);
+  let value: string;
+  try {
+    value = fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError(`${name}_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${file}`);
+  }
+  if (!value) throw new ConfigError(`${name}_FILE is empty: ${file}`);
+  return value;
+}
+
+/** A setting the server cannot start with; its message names the setting, never a secret value. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function port0to65535(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new ConfigError(`${name} must be a port number, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/**
+ * Production is NODE_ENV=production or a shop served over https (a real address).
+ * There the server refuses what is only fit for a demo (docs/decisions/0027):
+ * - the built-in test gateway (or the SSLCommerz sandbox) unless ALLOW_TEST_PAYMENTS=1;
+ * - any secret setting whose value is a built-in default or a published placeholder
+ *   (KNOWN_SECRET_VALUES), demo or not.
+ * Returns the problems, each saying what to set; none means the start may go on.
+ */
+export function productionProblems(config: AppConfig, env: NodeJS.ProcessEnv): string[] {
+  if (!isProduction(config, env)) return [];
+  const problems: string[] = [];
+  const demo = env.ALLOW_TEST_PAYMENTS === '1' || env.ALLOW_TEST_PAYMENTS === 'true';
+  const pay = config.payments;
+  const builtIn = (name: SecretSetting, value: string | null | undefined) => !!value && !!KNOWN_SECRET_VALUES[name]?.includes(value);
+  if (pay.provider === 'sandbox' && !demo) {
+    const orDemo = builtIn('PAYMENT_SANDBOX_SECRET', pay.sandboxSecret) ? 'ALLOW_TEST_PAYMENTS=1 and a PAYMENT_SANDBOX_SECRET of its own' : 'ALLOW_TEST_PAYMENTS=1';
+    problems.push(`PAYMENT_PROVIDER is the built-in test gateway: set PAYMENT_PROVIDER=sslcommerz with SSLCOMMERZ_STORE_ID and SSLCOMMERZ_STORE_PASSWORD (or, for a demo, ${orDemo})`);
+  } else if (pay.provider === 'sslcommerz' && !pay.sslcommerz) {
+    problems.push('PAYMENT_PROVIDER=sslcommerz needs SSLCOMMERZ_STORE_ID and SSLCOMMERZ_STORE_PASSWORD (or SSLCOMMERZ_STORE_PASSWORD_FILE)');
+  } else if (pay.sslcommerz && !demo && new URL(pay.sslcommerz.baseUrl).hostname !== 'securepay.sslcommerz.com') {
+    problems.push(`SSLCommerz points at ${new URL(pay.sslcommerz.baseUrl).host}, not the live gateway: unset SSLCOMMERZ_SANDBOX and SSLCOMMERZ_BASE_URL (or ALLOW_TEST_PAYMENTS=1 for a demo)`);
+  }
+  // Only the secrets in use: the sandbox secret means nothing with SSLCommerz (and, outside
+  // a demo, the sandbox itself is refused above).
+  const inUse: Partial<Record<SecretSetting, string | null | undefined>> = {
+    PAYMENT_SANDBOX_SECRET: pay.provider === 'sandbox' && demo ? pay.sandboxSecret : null,
+    SSLCOMMERZ_STORE_PASSWORD: pay.provider === 'sslcommerz' ? pay.sslcommerz?.storePassword : null,
+    METRICS_TOKEN: config.metrics.token,
+  };
+  for (const [name, value] of Object.entries(inUse) as [SecretSetting, string | null | undefined][]) {
+    if (builtIn(name, value)) problems.push(`${name} is a built-in or example value: set ${name} (or ${name}_FILE) to a long random value (openssl rand -hex 32)`);
+  }
+  return problems;
+}
+
+export function isProduction(config: Pick<AppConfig, 'publicUrl'>, env: NodeJS.ProcessEnv): boolean {
+  return env.NODE_ENV === 'production' || config.publicUrl.startsWith('https:');
+}
+
+/** The one log line the server prints before it refuses to start; null when it may start. */
+export function checkProductionSafety(config: AppConfig, env: NodeJS.ProcessEnv): string | null {
+  const problems = productionProblems(config, env);
+  return problems.length ? `refusing to start in production (NODE_ENV=production or an https PUBLIC_URL): ${problems.join('; ')}` : null;
+}
+
+/**
+ * Text with every secret value of the configuration, and any password in a URL, replaced:
+ * for error messages printed at start (a bad DATABASE_URL must not print its password).
+ */
+export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  let out = text;
+  for (const name of SECRET_SETTINGS) {
+    let value: string | undefined;
+    try {
+      value = secretFromEnv(env, name);
+    } catch {
+      value = env[name];
+    }
+    const values = [value];
+    // A URL's password alone may be quoted too.
+    if (value && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+      try {
+        const password = new URL(value).password;
+        values.push(password, decodeURIComponent(password));
+      } catch {
+        // not a URL after all: the whole value is redacted above
+      }
+    }
+    for (const v of values) if (v && v.length >= 4) out = out.split(v).join(`[${name}]`);
+  }
+  // scheme://user:password@host → scheme://user:***@host
+  return out.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@/]*@/gi, '$1:***@');
+}
+
+/**
+ * Request headers pino must never write (Fastify logs none by default; this holds if a
+ * serializer or a log line ever includes them).
+ */
+export const LOG_REDACT = {
+  paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-auth-token"]', 'headers.authorization', 'headers.cookie', 'headers["x-auth-token"]', 'res.headers["set-cookie"]', 'config'],
+  censor: '[redacted]',
+};
 
 /** A positive number from the environment, or the default when unset or not one. */
 function positive(value: string | undefined, fallback: number): number {

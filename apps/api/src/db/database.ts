@@ -13,6 +13,10 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
   destroy(): Promise<void>;
+  /** PostgreSQL: the connection pool's counts, for /metrics (docs/decisions/0027). */
+  poolStats?(): { total: number; idle: number; waiting: number };
+  /** SQLite: the database file (its -wal beside it), for /metrics and backups. */
+  file?: string;
 }
 
 // PostgreSQL returns bigint (int8) and numeric as strings; our amounts are safe integers.
@@ -29,7 +33,7 @@ export function openDb(config: DbConfig): Db {
     conn.pragma('foreign_keys = ON');
     conn.pragma('busy_timeout = 5000');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
-    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
+    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy(), file: config.file };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -44,7 +48,12 @@ export function openDb(config: DbConfig): Db {
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const kysely = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', destroy: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    destroy: () => kysely.destroy(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 /**

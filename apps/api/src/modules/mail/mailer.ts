@@ -11,7 +11,8 @@ export interface MailMessage {
   replyTo?: string;
 }
 
-const MAX_ATTEMPTS = 8;
+/** After this many failed attempts a message is no longer tried: it counts as failed (/metrics). */
+export const MAX_ATTEMPTS = 8;
 /** A message claimed this long ago by a process that died is tried again. */
 const STALE_CLAIM_MS = 5 * 60_000;
 
