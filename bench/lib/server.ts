@@ -40,6 +40,13 @@ export interface StartOptions {
   sqliteFile?: string;
   /** PostgreSQL only. Default: DATABASE_URL from the environment. */
   databaseUrl?: string;
+  /**
+   * PostgreSQL only: run in this existing schema (e.g. one several processes share, from
+   * createPgSchema) instead of a fresh one; it is left in place at stop.
+   */
+  schema?: string;
+  /** DATA_DIR (uploaded files) of the server, e.g. one several processes share; kept at stop. Default: a temp folder of its own. */
+  dataDir?: string;
   /** Seed a catalogue of this many products into the database before starting. */
   products?: number;
   /** Extra environment for the server (and the seed), e.g. feature switches. */
@@ -76,6 +83,8 @@ export interface ShopServer {
   output(): string;
   /** null while the server runs; otherwise how it ended (exit code or signal). */
   exited(): string | null;
+  /** Sends `signal` (default SIGKILL: a crash) to the serving process and waits until it is gone; stop() then only cleans up. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
   /** SIGTERM, wait for exit (SIGKILL after 15 s), then remove the temp dir / drop the schema. */
   stop(): Promise<void>;
 }
@@ -209,28 +218,30 @@ async function prepareDb(opts: StartOptions, tmpDir: string): Promise<PreparedDb
   }
   const url = opts.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('PostgreSQL asked for but DATABASE_URL is not set');
-  // Only [a-z0-9_]: the name goes unquoted into search_path and into DDL below.
-  const schema = `bench_${process.pid}_${Date.now().toString(36)}`;
+  if (opts.schema !== undefined) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`schema names here are [a-z0-9_], not ${opts.schema}`);
+    return { env: { DATABASE_URL: url, DATABASE_SCHEMA: opts.schema }, where: `schema ${opts.schema}`, cleanup: async () => {} };
+  }
+  const { schema, drop } = await createPgSchema(url);
+  return { env: { DATABASE_URL: url, DATABASE_SCHEMA: schema }, where: `schema ${schema}`, cleanup: drop };
+}
+
+async function pgQuery(url: string, q: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
-    await client.query(`create schema "${schema}"`);
+    await client.query(q);
   } finally {
     await client.end();
   }
-  return {
-    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema },
-    where: `schema ${schema}`,
-    cleanup: async () => {
-      const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-      await c.connect();
-      try {
-        await c.query(`drop schema if exists "${schema}" cascade`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+}
+
+/** Creates an empty schema of its own on the PostgreSQL server at `url`; drop() removes it and everything in it. */
+export async function createPgSchema(url: string, prefix = 'bench'): Promise<{ schema: string; drop(): Promise<void> }> {
+  // Only [a-z0-9_]: the name goes unquoted into search_path and into DDL.
+  const schema = `${prefix}_${process.pid}_${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  await pgQuery(url, `create schema "${schema}"`);
+  return { schema, drop: () => pgQuery(url, `drop schema if exists "${schema}" cascade`) };
 }
 
 function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -316,7 +327,7 @@ export async function startShop(opts: StartOptions): Promise<ShopServer> {
     const baseUrl = `http://${HOST}:${port}`;
     const env = childEnv({
       ...db.env,
-      DATA_DIR: tmpDir,
+      DATA_DIR: opts.dataDir ?? tmpDir,
       PORT: String(port),
       HOST,
       PUBLIC_URL: baseUrl,
@@ -377,6 +388,11 @@ export async function startShop(opts: StartOptions): Promise<ShopServer> {
       peakRss: () => statusField(pid, 'VmHWM'),
       output: out,
       exited: () => (started.exitCode !== null || started.signalCode !== null ? String(started.exitCode ?? started.signalCode) : null),
+      kill: async (signal = 'SIGKILL') => {
+        process.kill(pid, signal);
+        if (pid !== started.pid) started.kill(signal);
+        if (!(await waitExit(started, 15_000))) throw new Error(`the server (pid ${pid}) outlived ${signal} by 15 s`);
+      },
       stop: async () => {
         if (stopped) return;
         stopped = true;
