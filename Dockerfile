@@ -3,10 +3,6 @@
 # PostgreSQL 17.
 
 FROM node:24-bookworm-slim AS build
-# better-sqlite3 builds from source when no prebuilt binary fits this Node.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The manifests first: the dependency layer is rebuilt only when they change.
 COPY package.json package-lock.json ./
@@ -35,4 +31,4 @@ EXPOSE 3000 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Plain node, no npm in between: SIGTERM reaches the shop, which drains and exits.
-CMD ["node", "--import", "tsx", "apps/api/src/main.ts"]
+CMD ["node", "apps/api/dist/main.js"]

@@ -20,7 +20,7 @@ const basePort = Number(process.env.E2E_PORT ?? 3101);
 const buildDir = process.env.WEB_BUILD_DIR ?? 'apps/web/build';
 
 const server = (port: number, env: Record<string, string>) => ({
-  command: 'node --import tsx apps/api/src/main.ts',
+  command: 'node apps/api/dist/main.js',
   cwd: root,
   url: `http://127.0.0.1:${port}/api/health`,
   reuseExistingServer: false,

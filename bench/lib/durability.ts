@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { freePort, LIFTED_ORDER_LIMITS, REPO_ROOT } from './server.ts';
+import { assertBuilt, freePort, LIFTED_ORDER_LIMITS, MAIN, REPO_ROOT } from './server.ts';
 
-// Durability under SIGKILL (issue #9). A real server process (`node --import tsx
-// apps/api/src/main.ts`) takes cash-on-delivery orders and bookings from concurrent buyers
+// Durability under SIGKILL. A real server process (the compiled `node
+// apps/api/dist/main.js`) takes cash-on-delivery orders and bookings from concurrent buyers
 // and is killed with SIGKILL at a random moment, then started again on the same database,
 // over and over. Afterwards, straight from the database:
 //   - every order the server acknowledged (201) exists, with exactly the lines, prices and
@@ -139,7 +139,8 @@ process.on('exit', () => {
 });
 
 async function startServer(env: NodeJS.ProcessEnv, port: number, timeoutMs: number): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], { cwd: REPO_ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  assertBuilt();
+  const child = spawn(process.execPath, [MAIN], { cwd: REPO_ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   child.once('exit', () => live.delete(child));
   let out = '';

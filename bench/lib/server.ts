@@ -8,12 +8,14 @@ import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 
-// Starts the shop the way production does (`node --import tsx apps/api/src/main.ts`) as a
+// Starts the shop the way production does (`node apps/api/dist/main.js`, the compiled server
+// that `npm run build` writes) as a
 // child process on 127.0.0.1, on a database of its own, so that figures describe the real
 // server and one run never sees another's data.
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = 'apps/api/src/main.ts';
+/** The compiled server, as `npm run serve` starts it (docs/decisions/0026). */
+export const MAIN = 'apps/api/dist/main.js';
 const SEED_CLI = 'apps/api/src/db/seed/cli.ts';
 const HOST = '127.0.0.1';
 
@@ -90,6 +92,11 @@ export interface ShopServer {
 }
 
 /** A port that was free a moment ago on 127.0.0.1. */
+/** The compiled server must exist: `npm run build` writes it (and `npm test` runs the build first). */
+export function assertBuilt(): void {
+  if (!fs.existsSync(path.join(REPO_ROOT, MAIN))) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -343,7 +350,8 @@ export async function startShop(opts: StartOptions): Promise<ShopServer> {
 
     const seedLog = opts.products ? await seedCatalogue(env, opts.products) : undefined;
 
-    child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    assertBuilt();
+    child = spawn(process.execPath, [MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(child);
     const out = tail(child);
     const started = child;

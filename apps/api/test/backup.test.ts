@@ -52,10 +52,11 @@ function sha256(bytes: Buffer): string {
 
 /** Runs an npm script's entry (`npm run backup` / `restore`) as the shell would, with the shop's settings. */
 function runOps(script: 'backup' | 'restore', args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
-  const entry = path.join(REPO_ROOT, `apps/api/src/ops/${script}-cli.ts`);
+  // The compiled commands, as `npm run backup` / `restore` run them (npm test builds first).
+  const entry = path.join(REPO_ROOT, `apps/api/dist/${script}-cli.js`);
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry, ...args], { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (out += d));

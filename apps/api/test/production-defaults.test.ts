@@ -5,12 +5,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
 
-// The real server entry (apps/api/src/main.ts) in production: it refuses the test gateway
+// The real server entry (main.ts, compiled) in production: it refuses the test gateway
 // and built-in secrets in one log line and exits non-zero, before it touches the database
 // (docs/decisions/0027). The rules themselves are unit-tested in src/config.test.ts. The
 // child runs on SQLite in a temp folder whichever database the vitest project names.
 
-const MAIN = path.join(REPO_ROOT, 'apps/api/src/main.ts');
+// The compiled server, as production runs it (npm test builds it first).
+const MAIN = path.join(REPO_ROOT, 'apps/api/dist/main.js');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-prod-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -24,7 +25,7 @@ interface Run {
 function runMain(settings: Record<string, string>, untilReady = false): Promise<Run> {
   const dataDir = fs.mkdtempSync(path.join(tmp, 'data-'));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', WEB_BUILD_DIR: '', SEED_DEMO: '0', ...settings };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = { code: null, stdout: '', stderr: '' };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { type DatabaseIntrospector, type DatabaseMetadata, Kysely, Migrator, PostgresDialect, SqliteDialect, type SchemaMetadata, sql, type TableMetadata } from 'kysely';
+import { type DatabaseIntrospector, Kysely, PostgresDialect, SqliteDialect, type SchemaMetadata, sql, type TableMetadata } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { DbConfig } from '../config.ts';
 import { migrations } from './migrations/index.ts';
@@ -109,7 +110,7 @@ class SchemaScopedIntrospector implements DatabaseIntrospector {
       if (!options.withInternalKyselyTables && (r.table === 'kysely_migration' || r.table === 'kysely_migration_lock')) continue;
       let t = tables.get(r.table);
       if (!t) {
-        t = { name: r.table, schema: r.schema, isView: r.kind === 'v', columns: [] };
+        t = { name: r.table, schema: r.schema, isView: r.kind === 'v', isForeign: false, columns: [] };
         tables.set(r.table, t);
       }
       t.columns.push({
@@ -122,10 +123,6 @@ class SchemaScopedIntrospector implements DatabaseIntrospector {
       });
     }
     return [...tables.values()];
-  }
-
-  async getMetadata(options?: { withInternalKyselyTables?: boolean }): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables(options) };
   }
 }
 

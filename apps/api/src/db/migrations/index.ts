@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as m0001 from './2026-11-21-0001-catalogue.ts';
 import * as m0002 from './2026-11-21-0002-mail-outbox.ts';
 import * as m0003 from './2026-11-21-0003-accounts.ts';
