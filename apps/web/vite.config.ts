@@ -23,8 +23,4 @@ export default defineConfig({
       },
     },
   },
-  server: {
-    // `npm run dev` serves pages here and forwards API and media calls to the API server.
-    proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' },
-  },
 });

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import middie from '@fastify/middie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebLoadContext } from '@storefront/shared';
 import { createRequestHandler, type ServerBuild } from 'react-router';
+import type { ViteDevServer } from 'vite';
 import { type CachedPage, PageCache, type RenderResult, withNonce } from './page-cache.ts';
 
 
@@ -30,28 +32,37 @@ function pageCsp(nonce: string): string {
 
 const FORWARDED = ['cookie', 'x-device-id', 'accept-language', 'user-agent', 'x-request-id'];
 
-export async function registerPages(app: FastifyInstance, opts: { buildDir: string; apiKey: string; publicUrl: string; pageCacheMs?: number }) {
-  const pageCache = new PageCache({ ttlMs: opts.pageCacheMs ?? 0, maxBytes: 32 * 1024 * 1024 });
-  const build = (await import(pathToFileURL(path.join(opts.buildDir, 'server/index.js')).href)) as ServerBuild;
-  const handle = createRequestHandler(build, process.env.NODE_ENV === 'development' ? 'development' : 'production');
+export interface PagesOptions {
+  apiKey: string;
+  publicUrl: string;
+  pageCacheMs?: number;
+  /** Production: the React Router build to serve, with its static assets. */
+  buildDir?: string;
+  /**
+   * Development (`npm run dev`, apps/api/src/dev.ts): Vite in middleware mode serves the
+   * modules, assets and hot updates, and each page renders with the server build as it is
+   * now, so an edit shows on the next request. The same handler and load context as
+   * production, without the page cache.
+   */
+  vite?: ViteDevServer;
+}
 
-  await app.register(fastifyStatic, {
-    root: path.join(opts.buildDir, 'client'),
-    prefix: '/',
-    wildcard: false,
-    index: false,
-    // The .br/.gz written beside each asset at build time (apps/web/precompress.vite.ts).
-    preCompressed: true,
-    // @fastify/static 10 hands the Fastify reply here, not the raw response.
-    setHeaders(reply: unknown, filePath: string) {
-      const r = reply as FastifyReply;
-      // Hashed build assets never change: cache them for a year.
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) r.header('cache-control', 'public, max-age=31536000, immutable');
-      // Open tabs poll it to learn of a new deploy (docs/decisions/0011): always fresh.
-      else if (filePath.endsWith(`${path.sep}latest-build.json`)) r.header('cache-control', 'no-cache');
-      else r.header('cache-control', 'public, max-age=3600');
-    },
-  });
+export async function registerPages(app: FastifyInstance, opts: PagesOptions) {
+  const { vite } = opts;
+  const pageCache = new PageCache({ ttlMs: vite ? 0 : (opts.pageCacheMs ?? 0), maxBytes: 32 * 1024 * 1024 });
+  let handle: (request: Request, context: never) => Promise<Response>;
+  if (vite) {
+    handle = async (request, context) => createRequestHandler((await vite.ssrLoadModule('virtual:react-router/server-build')) as ServerBuild, 'development')(request, context);
+    // Vite's own middlewares (modules, assets, the HMR client) answer first; what they do
+    // not know falls through to the routes.
+    await app.register(middie);
+    app.use(vite.middlewares);
+  } else {
+    if (!opts.buildDir) throw new Error('registerPages needs a buildDir or a Vite dev server');
+    const build = (await import(pathToFileURL(path.join(opts.buildDir, 'server/index.js')).href)) as ServerBuild;
+    handle = createRequestHandler(build, 'production');
+    await registerBuildAssets(app, opts.buildDir);
+  }
 
   app.get('/favicon.ico', (_req, reply) => reply.redirect('/favicon.svg', 301));
 
@@ -157,4 +168,26 @@ export async function registerPages(app: FastifyInstance, opts: { buildDir: stri
     scope.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: pageHandler });
     scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: pageHandler });
   });
+}
+
+/** The client build's files: hashed assets cached for a year, precompressed copies sent as they are. */
+async function registerBuildAssets(app: FastifyInstance, buildDir: string) {
+  await app.register(fastifyStatic, {
+    root: path.join(buildDir, 'client'),
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    // The .br/.gz written beside each asset at build time (apps/web/precompress.vite.ts).
+    preCompressed: true,
+    // @fastify/static 10 hands the Fastify reply here, not the raw response.
+    setHeaders(reply: unknown, filePath: string) {
+      const r = reply as FastifyReply;
+      // Hashed build assets never change: cache them for a year.
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) r.header('cache-control', 'public, max-age=31536000, immutable');
+      // Open tabs poll it to learn of a new deploy (docs/decisions/0011): always fresh.
+      else if (filePath.endsWith(`${path.sep}latest-build.json`)) r.header('cache-control', 'no-cache');
+      else r.header('cache-control', 'public, max-age=3600');
+    },
+  });
+
 }
