@@ -3,7 +3,7 @@ import { runLoad } from './lib/load.ts';
 import { LIFTED_ORDER_LIMITS, startShop, type DbKind, withDb } from './lib/server.ts';
 import { formatMb, printResults, type ResultRow } from './lib/table.ts';
 
-// Checkouts per second (issue #6): 50 concurrent buyers, each a signed-in customer,
+// Checkouts per second: 50 concurrent buyers, each a signed-in customer,
 // placing cash-on-delivery orders through POST /api/checkouts — the whole transaction:
 // pricing, stock row locks and conditional updates, the sale, its lines, reservations,
 // history and the confirmation mail in the outbox. Two shapes of load:
@@ -35,12 +35,18 @@ if (values.db === 'both' && !hasPg) console.log('DATABASE_URL is not set: runnin
 const API_KEY = process.env.STOREFRONT_API_KEY ?? 'storefront-web';
 const ADDRESS = { fullName: 'Bench Buyer', phone: '01711111111', division: 'Dhaka', district: 'Dhaka', area: 'Gulshan 2', addressLine: 'House 5, Road 10' };
 
-
 async function signUp(baseUrl: string, i: number): Promise<string> {
   const res = await fetch(`${baseUrl}/api/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
-    body: JSON.stringify({ source: 'DEFAULT', type: 'DEFAULT', fullName: `Bench Buyer ${i}`, email: `bench.${i}.${Date.now()}@example.com`, mobile: `019${String(10_000_000 + i).padStart(8, '0')}`, password: 'bench-password' }),
+    body: JSON.stringify({
+      source: 'DEFAULT',
+      type: 'DEFAULT',
+      fullName: `Bench Buyer ${i}`,
+      email: `bench.${i}.${Date.now()}@example.com`,
+      mobile: `019${String(10_000_000 + i).padStart(8, '0')}`,
+      password: 'bench-password',
+    }),
   });
   if (res.status !== 201) throw new Error(`sign-up ${i} failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { authToken: string }).authToken;
@@ -59,10 +65,15 @@ for (const db of dbs) {
   try {
     const skus = await withDb(server, async (sql) => {
       await sql('update stocks set quantity = 1000000');
-      return (await sql("select distinct s.code from skus s join stocks st on st.sku_id = s.id join products p on p.id = s.product_id where p.kind = 'single' order by s.code limit 200")).map((r) => r.code as string);
+      return (
+        await sql(
+          "select distinct s.code from skus s join stocks st on st.sku_id = s.id join products p on p.id = s.product_id where p.kind = 'single' order by s.code limit 200",
+        )
+      ).map((r) => r.code as string);
     });
     const tokens: string[] = [];
-    for (let i = 0; i < buyerCount; i += 10) tokens.push(...(await Promise.all(Array.from({ length: Math.min(10, buyerCount - i) }, (_, k) => signUp(server.baseUrl, i + k)))));
+    for (let i = 0; i < buyerCount; i += 10)
+      tokens.push(...(await Promise.all(Array.from({ length: Math.min(10, buyerCount - i) }, (_, k) => signUp(server.baseUrl, i + k)))));
     console.log(`[${db}] ${tokens.length} buyers signed up, ${skus.length} skus stocked, ${server.where}`);
 
     for (const shape of ['checkout-spread', 'checkout-hot'] as const) {
@@ -91,7 +102,12 @@ for (const db of dbs) {
               const code = shape === 'checkout-hot' ? skus[0] : skus[i % skus.length];
               return {
                 ...req,
-                headers: { ...req.headers, 'content-type': 'application/json', 'x-auth-token': tokens[i % tokens.length], 'x-forwarded-for': `10.77.${Math.floor((i % tokens.length) / 250)}.${(i % tokens.length) % 250}` },
+                headers: {
+                  ...req.headers,
+                  'content-type': 'application/json',
+                  'x-auth-token': tokens[i % tokens.length],
+                  'x-forwarded-for': `10.77.${Math.floor((i % tokens.length) / 250)}.${(i % tokens.length) % 250}`,
+                },
                 body: JSON.stringify({ items: [{ skuCode: code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', address: ADDRESS }),
               };
             },
@@ -102,7 +118,9 @@ for (const db of dbs) {
       row.rssLoad = peak;
       const placed = (await withDb(server, async (sql) => Number((await sql('select count(*) as n from sales'))[0].n))) - before;
       const negative = await withDb(server, async (sql) => Number((await sql('select count(*) as n from stocks where quantity < 0'))[0].n));
-      const codes = Object.entries(result.statusCodes).map(([c, k]) => `${c}×${k}`).join(', ');
+      const codes = Object.entries(result.statusCodes)
+        .map(([c, k]) => `${c}×${k}`)
+        .join(', ');
       if (result.non2xx || result.errors) row.note = `statuses ${codes}; ${result.errors} connection errors`;
       notes.push(`  ${shape} (${db}): ${placed} orders written (warm-up included), statuses ${codes}; stock rows below zero: ${negative}`);
       console.log(`[${db}] ${shape}: ${Math.round(result.requestsPerSec)} checkouts/s, p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms`);
@@ -115,4 +133,6 @@ for (const db of dbs) {
 console.log('');
 printResults(rows);
 console.log(`\nchecks:\n${notes.join('\n')}`);
-console.log(`\n${connections} concurrent connections, ${buyerCount} signed-in buyers, ${warmupS} s warm-up + ${durationS} s per shape. Memory: RSS idle/peak of the serving process in MB (${formatMb(null)} = unknown).`);
+console.log(
+  `\n${connections} concurrent connections, ${buyerCount} signed-in buyers, ${warmupS} s warm-up + ${durationS} s per shape. Memory: RSS idle/peak of the serving process in MB (${formatMb(null)} = unknown).`,
+);

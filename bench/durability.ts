@@ -47,8 +47,34 @@ const pct = (xs: number[], p: number) => {
 console.log('');
 console.log(
   formatTable(
-    ['db', 'seed', 'kills', 'acknowledged', 'refused', 'cut off', 'of which committed', 'orders in db', 'units sold', 'restart p50 ms', 'restart max ms', 'problems'],
-    reports.map((r) => [r.db, String(r.seed), String(r.kills), String(r.acknowledged), String(r.refused), String(r.inDoubt), String(r.inDoubtCommitted), String(r.ordersInDb), String(r.unitsSold), String(pct(r.startMs.slice(1), 50)), String(Math.max(0, ...r.startMs.slice(1))), String(r.problems.length)]),
+    [
+      'db',
+      'seed',
+      'kills',
+      'acknowledged',
+      'refused',
+      'cut off',
+      'of which committed',
+      'orders in db',
+      'units sold',
+      'restart p50 ms',
+      'restart max ms',
+      'problems',
+    ],
+    reports.map((r) => [
+      r.db,
+      String(r.seed),
+      String(r.kills),
+      String(r.acknowledged),
+      String(r.refused),
+      String(r.inDoubt),
+      String(r.inDoubtCommitted),
+      String(r.ordersInDb),
+      String(r.unitsSold),
+      String(pct(r.startMs.slice(1), 50)),
+      String(Math.max(0, ...r.startMs.slice(1))),
+      String(r.problems.length),
+    ]),
     ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   ),
 );
@@ -57,4 +83,6 @@ if (problems.length) {
   console.log(`\nproblems:\n${problems.join('\n')}`);
   process.exit(1);
 }
-console.log('\nEvery acknowledged order was found with its exact lines and total; refused and cut-off requests left nothing half-written; stock = initial − sold on every sku and branch.');
+console.log(
+  '\nEvery acknowledged order was found with its exact lines and total; refused and cut-off requests left nothing half-written; stock = initial − sold on every sku and branch.',
+);

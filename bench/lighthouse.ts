@@ -33,7 +33,12 @@ const wanted = values.pages.split(',').map((s) => s.trim());
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const API_KEY = process.env.STOREFRONT_API_KEY ?? 'storefront-web';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-const METRICS = { 'largest-contentful-paint': 'LCP ms', 'total-blocking-time': 'TBT ms', 'cumulative-layout-shift': 'CLS', 'first-contentful-paint': 'FCP ms' } as const;
+const METRICS = {
+  'largest-contentful-paint': 'LCP ms',
+  'total-blocking-time': 'TBT ms',
+  'cumulative-layout-shift': 'CLS',
+  'first-contentful-paint': 'FCP ms',
+} as const;
 
 const median = (xs: number[]) => {
   const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
@@ -41,29 +46,75 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-console.log(`lighthouse ${runs}× per page, mobile profile, ${chromePath}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-const server = await startShop({ db: 'sqlite', env: { WEB_BUILD_DIR: process.env.WEB_BUILD_DIR ? path.resolve(REPO_ROOT, process.env.WEB_BUILD_DIR) : undefined } });
+console.log(
+  `lighthouse ${runs}× per page, mobile profile, ${chromePath}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n`,
+);
+const server = await startShop({
+  db: 'sqlite',
+  env: { WEB_BUILD_DIR: process.env.WEB_BUILD_DIR ? path.resolve(REPO_ROOT, process.env.WEB_BUILD_DIR) : undefined },
+});
 const browser = await puppeteer.launch({
   executablePath: chromePath,
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const base = server.baseUrl;
-  const api = async (p: string, init: RequestInit = {}): Promise<any> => (await fetch(`${base}${p}`, { ...init, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json', ...init.headers } })).json();
+  const api = async (p: string, init: RequestInit = {}): Promise<any> =>
+    (await fetch(`${base}${p}`, { ...init, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json', ...init.headers } })).json();
   // A single product with stock, and the cart the browser would keep for it.
-  let product: { id: number; title: string; slug: string; image: string | null; code: string; salesPrice: number; discountedSalesPrice: number | null; unitPrice: number } | undefined;
+  let product:
+    | {
+        id: number;
+        title: string;
+        slug: string;
+        image: string | null;
+        code: string;
+        salesPrice: number;
+        discountedSalesPrice: number | null;
+        unitPrice: number;
+      }
+    | undefined;
   for (let id = 1; id < 60 && !product; id++) {
     const item = await api(`/api/v3/items/joined?id=${id}`);
     if (item?.kind !== 'single' || !item.skus?.length) continue;
     const q = await api('/api/carts/quote', { method: 'POST', body: JSON.stringify({ lines: [{ skuCode: item.skus[0].code, quantity: 1 }] }) });
     const line = q.lines?.[0];
-    if (line?.availableQuantity > 0) product = { id: item.id, title: item.title, slug: item.slug, image: line.product?.image ?? null, code: line.skuCode, salesPrice: line.salesPrice, discountedSalesPrice: line.sku?.discountedSalesPrice ?? null, unitPrice: line.unitPrice };
+    if (line?.availableQuantity > 0)
+      product = {
+        id: item.id,
+        title: item.title,
+        slug: item.slug,
+        image: line.product?.image ?? null,
+        code: line.skuCode,
+        salesPrice: line.salesPrice,
+        discountedSalesPrice: line.sku?.discountedSalesPrice ?? null,
+        unitPrice: line.unitPrice,
+      };
   }
   if (!product) throw new Error('no product with stock in the demo catalogue');
   const cart = {
     version: 1,
-    lines: [{ product: { id: product.id, title: product.title, slug: product.slug, image: product.image }, sku: { code: product.code, salesPrice: product.salesPrice, discountedSalesPrice: product.discountedSalesPrice }, quantity: 1, subTotal: product.unitPrice, salesPrice: product.unitPrice }],
+    lines: [
+      {
+        product: { id: product.id, title: product.title, slug: product.slug, image: product.image },
+        sku: { code: product.code, salesPrice: product.salesPrice, discountedSalesPrice: product.discountedSalesPrice },
+        quantity: 1,
+        subTotal: product.unitPrice,
+        salesPrice: product.unitPrice,
+      },
+    ],
     couponCode: null,
     couponAmount: 0,
   };
@@ -87,7 +138,10 @@ try {
         // Lighthouse's storage reset — but with a cold HTTP cache like the other pages.
         await page.goto(`${base}/about`);
         // Runs in the page (bench compiles without the DOM library).
-        await page.evaluate((value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('cart', value), JSON.stringify(cart));
+        await page.evaluate(
+          (value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('cart', value),
+          JSON.stringify(cart),
+        );
         const cdp = await page.createCDPSession();
         await cdp.send('Network.clearBrowserCache');
       }
@@ -103,9 +157,23 @@ try {
       }
       for (const c of CATEGORIES) scores[c].push(Math.round((lhr.categories[c]?.score ?? NaN) * 100));
       for (const m of Object.keys(METRICS)) metrics[m].push(lhr.audits[m]?.numericValue ?? NaN);
-      const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable');
-      raw.push({ page: p.name, run: i + 1, scores: Object.fromEntries(CATEGORIES.map((c) => [c, lhr.categories[c]?.score])), failing: failing.map((a) => a.id) });
-      console.log(`  ${p.name} run ${i + 1}: ${CATEGORIES.map((c) => `${c} ${scores[c].at(-1)}`).join(', ')}${failing.length ? `; below 90: ${failing.map((a) => a.id).join(', ')}` : ''}`);
+      const failing = Object.values(lhr.audits).filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 0.9 &&
+          a.scoreDisplayMode !== 'informative' &&
+          a.scoreDisplayMode !== 'manual' &&
+          a.scoreDisplayMode !== 'notApplicable',
+      );
+      raw.push({
+        page: p.name,
+        run: i + 1,
+        scores: Object.fromEntries(CATEGORIES.map((c) => [c, lhr.categories[c]?.score])),
+        failing: failing.map((a) => a.id),
+      });
+      console.log(
+        `  ${p.name} run ${i + 1}: ${CATEGORIES.map((c) => `${c} ${scores[c].at(-1)}`).join(', ')}${failing.length ? `; below 90: ${failing.map((a) => a.id).join(', ')}` : ''}`,
+      );
     }
     rows.push([
       p.name,
@@ -118,7 +186,20 @@ try {
     ]);
   }
   console.log('');
-  console.log(formatTable(['page', 'path', 'performance', 'accessibility', 'best practices', 'SEO', ...Object.values(METRICS)], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right']));
+  console.log(
+    formatTable(['page', 'path', 'performance', 'accessibility', 'best practices', 'SEO', ...Object.values(METRICS)], rows, [
+      'left',
+      'left',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+    ]),
+  );
   console.log(`\nmedian of ${runs} run${runs === 1 ? '' : 's'} per page; goal: 95 or more in each category.`);
   if (values.json) {
     fs.writeFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), values.json), JSON.stringify(raw, null, 2));

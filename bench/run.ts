@@ -71,7 +71,10 @@ if (values.db === 'both' && !hasPg) console.log('DATABASE_URL is not set: runnin
 
 let selected = scenarios;
 if (values.only) {
-  const wanted = values.only.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = values.only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((w) => !scenarios.some((s) => s.name === w));
   if (unknown.length) fail(`unknown scenario(s): ${unknown.join(', ')}`);
   selected = scenarios.filter((s) => wanted.includes(s.name));
@@ -115,8 +118,10 @@ console.log(
     `  commit ${gitDescription()}, node ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${formatMb(os.totalmem())} MB RAM`,
     `  ${connections} connections, ${warmupS} s warm-up + ${durationS} s per scenario, ${products ? `${products} products seeded` : 'demo catalogue'}`,
     `  load generator and server share this machine: compare figures only with runs made here`,
-    `  load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}` +
-      (os.loadavg()[0] > cpus.length / 2 ? ' (the machine is busy with something else: figures will be low and noisy)' : ''),
+    `  load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}${os.loadavg()[0] > cpus.length / 2 ? ' (the machine is busy with something else: figures will be low and noisy)' : ''}`,
     '',
   ].join('\n'),
 );
@@ -169,7 +174,9 @@ for (const db of dbs) {
         row.rssLoad = maxOf(sampled, hwmReset ? server.peakRss() : null);
         peak = maxOf(peak, row.rssLoad);
         if (result.non2xx || result.errors) {
-          const codes = Object.entries(result.statusCodes).map(([c, n]) => `${c}×${n}`).join(', ');
+          const codes = Object.entries(result.statusCodes)
+            .map(([c, n]) => `${c}×${n}`)
+            .join(', ');
           row.note = `statuses ${codes || 'none'}; ${result.errors} connection errors (${result.timeouts} timeouts)`;
         }
         console.log(

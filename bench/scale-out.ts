@@ -52,7 +52,10 @@ console.log(
   [
     `storefront scale-out, ${new Date().toISOString()}, node ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}`,
     `  ${processes} processes on one PostgreSQL schema behind nginx; ${shoppers} shoppers for ${durationMs / 1000} s${values['no-kill'] ? '' : ', one process killed (SIGKILL) halfway'}`,
-    `  load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${os.loadavg()[0] > cpus.length / 2 ? ' (the machine is busy: figures will be low and noisy)' : ''}`,
+    `  load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}${os.loadavg()[0] > cpus.length / 2 ? ' (the machine is busy: figures will be low and noisy)' : ''}`,
     '',
   ].join('\n'),
 );
@@ -62,11 +65,33 @@ const cluster = await startCluster({ processes, log });
 const problems: string[] = [];
 try {
   const proofs: [string, () => Promise<{ problems: string[] }>, (r: any) => string][] = [
-    ['sessions', () => proveSessions(cluster), (r) => `signed in on process ${r.signedInOn}; direct ${r.directStatuses.join('/')}, cookie ${r.cookieStatuses.join('/')}, through nginx served by ${[...new Set(r.servedThroughNginx)].join(', ')}; after sign-out ${r.afterSignOut.join('/')}`],
-    ['coupon once', () => proveCouponOnce(cluster, { customers: 5, perProcess: 4 }), (r) => `${r.customers} customers × ${r.sentPerProcess.reduce((a: number, b: number) => a + b, 0)} checkouts at once: ${JSON.stringify(r.statuses)}; orders with the coupon per customer ${r.ordersWithCoupon.join(', ')}`],
-    ['no oversell', () => proveNoOversell(cluster, { rounds: 5, stock: [3, 2], perProcess: 5 }), (r) => `${r.rounds.map((x: any) => `${x.sold}/${x.stock} sold to ${x.sent}, ${x.stockAfter} left`).join('; ')}`],
-    ['shared uploads', () => proveSharedUploads(cluster), (r) => r.uploads.map((u: any) => `via ${u.via} (stored by process ${u.storedBy}): ${u.fetched.join('/')}`).join('; ')],
-    ['sign-in limit', () => proveSignInLimit(cluster), (r) => `limit ${r.limit}: in turn ${r.sequential.map((s: any) => `${s.status}@${s.process}`).join(' ')}; at once ${JSON.stringify(r.concurrent)}`],
+    [
+      'sessions',
+      () => proveSessions(cluster),
+      (r) =>
+        `signed in on process ${r.signedInOn}; direct ${r.directStatuses.join('/')}, cookie ${r.cookieStatuses.join('/')}, through nginx served by ${[...new Set(r.servedThroughNginx)].join(', ')}; after sign-out ${r.afterSignOut.join('/')}`,
+    ],
+    [
+      'coupon once',
+      () => proveCouponOnce(cluster, { customers: 5, perProcess: 4 }),
+      (r) =>
+        `${r.customers} customers × ${r.sentPerProcess.reduce((a: number, b: number) => a + b, 0)} checkouts at once: ${JSON.stringify(r.statuses)}; orders with the coupon per customer ${r.ordersWithCoupon.join(', ')}`,
+    ],
+    [
+      'no oversell',
+      () => proveNoOversell(cluster, { rounds: 5, stock: [3, 2], perProcess: 5 }),
+      (r) => `${r.rounds.map((x: any) => `${x.sold}/${x.stock} sold to ${x.sent}, ${x.stockAfter} left`).join('; ')}`,
+    ],
+    [
+      'shared uploads',
+      () => proveSharedUploads(cluster),
+      (r) => r.uploads.map((u: any) => `via ${u.via} (stored by process ${u.storedBy}): ${u.fetched.join('/')}`).join('; '),
+    ],
+    [
+      'sign-in limit',
+      () => proveSignInLimit(cluster),
+      (r) => `limit ${r.limit}: in turn ${r.sequential.map((s: any) => `${s.status}@${s.process}`).join(' ')}; at once ${JSON.stringify(r.concurrent)}`,
+    ],
   ];
   console.log('the promises, one at a time:');
   for (const [name, prove, summary] of proofs) {
@@ -96,13 +121,35 @@ try {
   for (let i = 0; i < cluster.shops.length; i++) {
     const killed = r.killed === i && r.killedAt !== null;
     // The killed process served only until the kill: its rate is over that time.
-    rows.push(row(`process ${i} (port ${cluster.shops[i].port})${killed ? `, killed at ${(r.killedAt! / 1000).toFixed(1)} s` : ''}`, r.requests.filter((x) => x.servedBy === i), killed ? r.killedAt! : r.elapsedMs));
+    rows.push(
+      row(
+        `process ${i} (port ${cluster.shops[i].port})${killed ? `, killed at ${(r.killedAt! / 1000).toFixed(1)} s` : ''}`,
+        r.requests.filter((x) => x.servedBy === i),
+        killed ? r.killedAt! : r.elapsedMs,
+      ),
+    );
   }
-  rows.push(row('no answer / nginx error', r.requests.filter((x) => x.servedBy < 0)));
+  rows.push(
+    row(
+      'no answer / nginx error',
+      r.requests.filter((x) => x.servedBy < 0),
+    ),
+  );
   rows.push(row(`through nginx, all`, r.requests));
   console.log(formatTable(['served by', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows, ['left', 'right', 'right', 'right', 'right', 'right']));
   console.log('');
-  console.log(formatTable(['step', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'], STEPS.map((s) => row(s, r.requests.filter((x) => x.step === s))), ['left', 'right', 'right', 'right', 'right', 'right']));
+  console.log(
+    formatTable(
+      ['step', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+      STEPS.map((s) =>
+        row(
+          s,
+          r.requests.filter((x) => x.step === s),
+        ),
+      ),
+      ['left', 'right', 'right', 'right', 'right', 'right'],
+    ),
+  );
   const failovers = r.requests.filter((x) => x.failedOver).length;
   console.log(
     [
@@ -120,4 +167,6 @@ if (problems.length) {
   console.log(`\nproblems:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   process.exit(1);
 }
-console.log('\nEvery promise held: sessions, the coupon, stock, uploads and sign-in limits are shared by the processes, and no acknowledged order was lost to the kill.');
+console.log(
+  '\nEvery promise held: sessions, the coupon, stock, uploads and sign-in limits are shared by the processes, and no acknowledged order was lost to the kill.',
+);

@@ -63,7 +63,7 @@ export const scenarios: Scenario[] = [
   ...catalogueScenarios(),
 ];
 
-// ---- catalogue (issue #3) ------------------------------------------------------------------------
+// ---- catalogue ------------------------------------------------------------------------
 // The busiest reads of the shop. Each asks the server for what it needs (a category id, a
 // model number, a product's address) in prepare(), so it works on the demo catalogue and on a
 // seeded one (--products 100000). Catalogue reads are answered from the in-process read cache
@@ -84,7 +84,10 @@ async function apiPost<T>(baseUrl: string, path: string, body: unknown): Promise
 
 /** The largest top-level category: the heaviest category listing. */
 async function biggestCategory(baseUrl: string): Promise<{ id: number; name: string }> {
-  const res = await apiPost<{ facets: { categories: { id: number; name: string; count: number }[] } }>(baseUrl, '/api/search/indices/items', { size: 1, facets: true });
+  const res = await apiPost<{ facets: { categories: { id: number; name: string; count: number }[] } }>(baseUrl, '/api/search/indices/items', {
+    size: 1,
+    facets: true,
+  });
   return res.facets.categories.reduce((a, b) => (b.count > a.count ? b : a));
 }
 
@@ -101,7 +104,12 @@ function expectHtml(p: ProbeResult): string | null {
 }
 
 function catalogueScenarios(): Scenario[] {
-  const search = (body: unknown) => ({ method: 'POST', path: '/api/search/indices/items', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const search = (body: unknown) => ({
+    method: 'POST',
+    path: '/api/search/indices/items',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return [
     {
       name: 'category-listing',
@@ -109,13 +117,27 @@ function catalogueScenarios(): Scenario[] {
       ...search({}),
       prepare: async ({ baseUrl }) => {
         const c = await biggestCategory(baseUrl);
-        return search({ page: 1, size: 24, fetchCount: true, facets: true, textParams: [{ field: 'categoryId', value: c.id }], sortParams: [{ field: 'createdAt', type: 'DESC' }] });
+        return search({
+          page: 1,
+          size: 24,
+          fetchCount: true,
+          facets: true,
+          textParams: [{ field: 'categoryId', value: c.id }],
+          sortParams: [{ field: 'createdAt', type: 'DESC' }],
+        });
       },
     },
     {
       name: 'search-word',
       description: 'POST /api/search/indices/items: full-text search for a common word ("sofa"), ranked, with count and facets',
-      ...search({ page: 1, size: 24, fetchCount: true, facets: true, textParams: [{ field: 'query', value: 'SOFA' }], sortParams: [{ field: 'relevance', type: 'DESC' }] }),
+      ...search({
+        page: 1,
+        size: 24,
+        fetchCount: true,
+        facets: true,
+        textParams: [{ field: 'query', value: 'SOFA' }],
+        sortParams: [{ field: 'relevance', type: 'DESC' }],
+      }),
     },
     {
       name: 'search-model',
@@ -123,7 +145,16 @@ function catalogueScenarios(): Scenario[] {
       ...search({}),
       prepare: async (ctx) => {
         const p = await someProduct(ctx);
-        return search({ page: 1, size: 24, fetchCount: true, facets: true, textParams: [{ field: 'query', value: p.modelCode }, { field: 'model', value: p.modelCode }] });
+        return search({
+          page: 1,
+          size: 24,
+          fetchCount: true,
+          facets: true,
+          textParams: [
+            { field: 'query', value: p.modelCode },
+            { field: 'model', value: p.modelCode },
+          ],
+        });
       },
     },
     {

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { LIFTED_ORDER_LIMITS, REPO_ROOT, startShop, type DbKind, withDb } from './lib/server.ts';
 import { formatMb, formatTable } from './lib/table.ts';
 
-// A mixed shopper workload (issue #9): virtual shoppers, each on its own journey through
+// A mixed shopper workload: virtual shoppers, each on its own journey through
 // the shop as a browser would make it — browse a listing page, search, open a product
 // page, add to the cart (the server's quote), sometimes sign in, sometimes check out
 // (cash on delivery) — with a think time between steps. Prints requests per second,
@@ -53,7 +53,6 @@ interface StepStats {
   errors: number;
 }
 
-
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
@@ -73,11 +72,14 @@ async function runOn(db: DbKind) {
   try {
     const probe = await fetch(`${server.baseUrl}/shop`);
     await probe.arrayBuffer();
-    if (!probe.ok || !(probe.headers.get('content-type') ?? '').includes('text/html')) throw new Error(`GET /shop answered ${probe.status} ${probe.headers.get('content-type')}: build the web app first (npm run build)`);
+    if (!probe.ok || !(probe.headers.get('content-type') ?? '').includes('text/html'))
+      throw new Error(`GET /shop answered ${probe.status} ${probe.headers.get('content-type')}: build the web app first (npm run build)`);
 
     const catalogue = await withDb(server, async (sql) => {
       await sql('update stocks set quantity = 1000000');
-      const products = (await sql("select p.id, min(s.code) as code from products p join skus s on s.product_id = p.id where p.kind = 'single' group by p.id order by p.id")).map((r) => ({ id: Number(r.id), code: String(r.code) }));
+      const products = (
+        await sql("select p.id, min(s.code) as code from products p join skus s on s.product_id = p.id where p.kind = 'single' group by p.id order by p.id")
+      ).map((r) => ({ id: Number(r.id), code: String(r.code) }));
       const categories = (await sql('select id from categories')).map((r) => Number(r.id));
       return { products, categories };
     });
@@ -91,14 +93,23 @@ async function runOn(db: DbKind) {
           const res = await fetch(`${server.baseUrl}/api/signup`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
-            body: JSON.stringify({ source: 'DEFAULT', type: 'DEFAULT', fullName: `Load Shopper ${n}`, email, mobile: `016${String(10_000_000 + n).padStart(8, '0')}`, password: 'load-password' }),
+            body: JSON.stringify({
+              source: 'DEFAULT',
+              type: 'DEFAULT',
+              fullName: `Load Shopper ${n}`,
+              email,
+              mobile: `016${String(10_000_000 + n).padStart(8, '0')}`,
+              password: 'load-password',
+            }),
           });
           if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
           accounts.push({ email, password: 'load-password' });
         }),
       );
     }
-    console.log(`[${db}] ${catalogue.products.length} products, ${accounts.length} accounts; ${shoppers} shoppers for ${warmupMs / 1000} s warm-up + ${durationMs / 1000} s…`);
+    console.log(
+      `[${db}] ${catalogue.products.length} products, ${accounts.length} accounts; ${shoppers} shoppers for ${warmupMs / 1000} s warm-up + ${durationMs / 1000} s…`,
+    );
 
     const stats = new Map<Step, StepStats>(STEPS.map((s) => [s, { latencies: [], statuses: new Map(), errors: 0 }]));
     let measuring = false;
@@ -138,7 +149,9 @@ async function runOn(db: DbKind) {
         await think();
         await step('search', `/shop?q=${encodeURIComponent(pick(TERMS))}`, page);
         await think();
-        const lines = [pick(catalogue.products), ...(Math.random() < 0.3 ? [pick(catalogue.products)] : [])].filter((p, i, a) => a.findIndex((x) => x.id === p.id) === i);
+        const lines = [pick(catalogue.products), ...(Math.random() < 0.3 ? [pick(catalogue.products)] : [])].filter(
+          (p, i, a) => a.findIndex((x) => x.id === p.id) === i,
+        );
         await step('product', `/details?id=${lines[0].id}`, page);
         await think();
         await step('add to cart', '/api/carts/quote', api({ lines: lines.map((p) => ({ skuCode: p.code, quantity: 1 })) }));
@@ -204,7 +217,10 @@ console.log(
   [
     `storefront shoppers bench, ${new Date().toISOString()}, node ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}`,
     `  ${shoppers} virtual shoppers, think ${thinkMin}–${thinkMax} ms, sign in ${signInShare * 100}%, checkout ${checkoutShare * 100}% of journeys`,
-    `  load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${os.loadavg()[0] > cpus.length / 2 ? ' (the machine is busy: figures will be low and noisy)' : ''}`,
+    `  load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}${os.loadavg()[0] > cpus.length / 2 ? ' (the machine is busy: figures will be low and noisy)' : ''}`,
     '',
   ].join('\n'),
 );
@@ -229,14 +245,27 @@ for (const r of results) {
     totalNon2xx += non2xx;
     all.push(...sorted);
     rows.push([name, r.db, num(sorted.length), num(sorted.length / r.elapsed), num(pct(sorted, 50)), num(pct(sorted, 99)), num(s.errors), num(non2xx)]);
-    if (non2xx || s.errors) notes.push(`  ${name} (${r.db}): statuses ${[...s.statuses].map(([c, k]) => `${c}×${k}`).join(', ')}; ${s.errors} connection errors or timeouts`);
+    if (non2xx || s.errors)
+      notes.push(`  ${name} (${r.db}): statuses ${[...s.statuses].map(([c, k]) => `${c}×${k}`).join(', ')}; ${s.errors} connection errors or timeouts`);
   }
   all.sort((a, b) => a - b);
   rows.push(['all steps', r.db, num(total), num(total / r.elapsed), num(pct(all, 50)), num(pct(all, 99)), num(totalErrors), num(totalNon2xx)]);
 }
 console.log('');
-console.log(formatTable(['step', 'db', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right']));
+console.log(
+  formatTable(['step', 'db', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx'], rows, [
+    'left',
+    'left',
+    'right',
+    'right',
+    'right',
+    'right',
+    'right',
+    'right',
+  ]),
+);
 console.log('\nserver resident memory (VmRSS):');
-for (const r of results) console.log(`  ${r.db.padEnd(8)} before load ${formatMb(r.rssIdle)} MB, peak ${formatMb(r.peak)} MB, after ${formatMb(r.rssAfter)} MB`);
+for (const r of results)
+  console.log(`  ${r.db.padEnd(8)} before load ${formatMb(r.rssIdle)} MB, peak ${formatMb(r.peak)} MB, after ${formatMb(r.rssAfter)} MB`);
 if (notes.length) console.log(`\nnotes:\n${notes.join('\n')}`);
 console.log(`\nerrors: connection errors and timeouts (30 s); non2xx: answers that were not 2xx (the goal is none).`);

@@ -29,7 +29,16 @@ async function startOnce(dataDir: string): Promise<Start> {
   const began = performance.now();
   const child = spawn(bin, rest, {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: '1', PAYMENT_SANDBOX_SECRET: 'startup-bench-secret', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      ALLOW_TEST_PAYMENTS: '1',
+      PAYMENT_SANDBOX_SECRET: 'startup-bench-secret',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
@@ -44,8 +53,13 @@ async function startOnce(dataDir: string): Promise<Start> {
           resolve({ ms, rss: readRss(child.pid ?? 0) ?? 0 });
         }
       });
-      child.stderr.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-      child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${out.slice(-2000)}`)); });
+      child.stderr.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${code}:\n${out.slice(-2000)}`));
+      });
     });
   } finally {
     child.removeAllListeners('exit');
@@ -62,13 +76,26 @@ try {
   await startOnce(dataDir); // migrations and the demo seed: not counted
   const starts: Start[] = [];
   for (let i = 0; i < runs; i++) starts.push(await startOnce(dataDir));
-  console.log(`node ${process.version}, command: ${cmd}, ${runs} starts, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `node ${process.version}, command: ${cmd}, ${runs} starts, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(
     formatTable(
       ['figure', 'median', 'min', 'max'],
       [
-        row('start to listening, ms', starts.map((s) => s.ms), (x) => x.toFixed(0)),
-        row('RSS before first request, MB', starts.map((s) => s.rss), (x) => (x / 1048576).toFixed(1)),
+        row(
+          'start to listening, ms',
+          starts.map((s) => s.ms),
+          (x) => x.toFixed(0),
+        ),
+        row(
+          'RSS before first request, MB',
+          starts.map((s) => s.rss),
+          (x) => (x / 1048576).toFixed(1),
+        ),
       ],
       ['left', 'right', 'right', 'right'],
     ),

@@ -48,7 +48,8 @@ export function buildInfo(): Plugin {
     buildEnd(error) {
       const consumer = (this as { environment?: { config?: { consumer?: string } } }).environment?.config?.consumer;
       // The dev server pre-bundles react-router, out of reach of transform (decision 0011).
-      if (isBuild && !error && consumer === 'client' && patched === 0) this.error('build-info: react-router route module loader not found in the client build (docs/decisions/0011)');
+      if (isBuild && !error && consumer === 'client' && patched === 0)
+        this.error('build-info: react-router route module loader not found in the client build (docs/decisions/0011)');
     },
   };
 }

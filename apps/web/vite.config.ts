@@ -16,8 +16,14 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@radix-ui|zod|cookie|set-cookie-parser|turbo-stream|react-remove-scroll[^\\/]*|aria-hidden|use-callback-ref|use-sidecar|get-nonce|tslib|@floating-ui)[\\/]/ },
-            { name: 'shell', test: /(apps[\\/]web[\\/]app[\\/](lib|components[\\/](layout|ui|cart|account[\\/](account-slots|session))|components[\\/]contact[\\/]support-email-link|components[\\/]home|components[\\/]catalogue[\\/](category-menu|search-bar|category-tree))|packages[\\/]shared[\\/]src)/ },
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@radix-ui|zod|cookie|set-cookie-parser|turbo-stream|react-remove-scroll[^\\/]*|aria-hidden|use-callback-ref|use-sidecar|get-nonce|tslib|@floating-ui)[\\/]/,
+            },
+            {
+              name: 'shell',
+              test: /(apps[\\/]web[\\/]app[\\/](lib|components[\\/](layout|ui|cart|account[\\/](account-slots|session))|components[\\/]contact[\\/]support-email-link|components[\\/]home|components[\\/]catalogue[\\/](category-menu|search-bar|category-tree))|packages[\\/]shared[\\/]src)/,
+            },
           ],
         },
       },

@@ -152,7 +152,8 @@ async function startServer(env: NodeJS.ProcessEnv, port: number, timeoutMs: numb
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited while starting (${child.exitCode ?? child.signalCode}):\n${out}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the server exited while starting (${child.exitCode ?? child.signalCode}):\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`the server did not answer /api/health within ${timeoutMs} ms:\n${out}`);
@@ -176,7 +177,13 @@ interface Sent {
   buyer: number | null;
   outcome: 'acknowledged' | 'refused' | 'in-doubt' | 'server-error';
   status?: number;
-  answer?: { invoiceId: string; saleId: number; total: number; subTotal: number; lines: { skuCode: string; quantity: number; unitPrice: number; discount: number; lineTotal: number }[] };
+  answer?: {
+    invoiceId: string;
+    saleId: number;
+    total: number;
+    subTotal: number;
+    lines: { skuCode: string; quantity: number; unitPrice: number; discount: number; lineTotal: number }[];
+  };
 }
 
 async function api(baseUrl: string, p: string, init: RequestInit & { json?: unknown } = {}) {
@@ -195,7 +202,20 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
   const concurrency = opts.concurrency ?? 6;
   const [minLoad, maxLoad] = opts.loadMs ?? [200, 1500];
   const startTimeout = opts.startTimeoutMs ?? 120_000;
-  const report: DurabilityReport = { db: opts.db, seed, cycles: opts.cycles, kills: 0, acknowledged: 0, refused: 0, inDoubt: 0, inDoubtCommitted: 0, ordersInDb: 0, unitsSold: 0, startMs: [], problems: [] };
+  const report: DurabilityReport = {
+    db: opts.db,
+    seed,
+    cycles: opts.cycles,
+    kills: 0,
+    acknowledged: 0,
+    refused: 0,
+    inDoubt: 0,
+    inDoubtCommitted: 0,
+    ordersInDb: 0,
+    unitsSold: 0,
+    startMs: [],
+    problems: [],
+  };
   const problem = (p: string) => {
     if (report.problems.length < 50) report.problems.push(p);
   };
@@ -250,7 +270,11 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     // Sixteen single skus, each with stock in two branches: contention on few rows, and
     // lines that a branch alone may not supply.
     const branches = (await sql.all<{ id: number }>('select id from branches order by sort_order, id')).map((b) => Number(b.id)).slice(0, 2);
-    const skus = (await sql.all<{ id: number; code: string }>("select s.id, s.code from skus s join products p on p.id = s.product_id where p.kind = 'single' order by s.id limit 16")).map((s) => ({ id: Number(s.id), code: String(s.code) }));
+    const skus = (
+      await sql.all<{ id: number; code: string }>(
+        "select s.id, s.code from skus s join products p on p.id = s.product_id where p.kind = 'single' order by s.id limit 16",
+      )
+    ).map((s) => ({ id: Number(s.id), code: String(s.code) }));
     const perBranch = [120, 60];
     const initial = new Map<string, number>();
     for (const s of skus) {
@@ -267,7 +291,14 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     for (let i = 0; i < 6; i++) {
       const res = await api(server!.baseUrl, '/api/signup', {
         method: 'POST',
-        json: { source: 'DEFAULT', type: 'DEFAULT', fullName: `Durable Buyer ${i}`, email: `durable.${i}.${randomBytes(4).toString('hex')}@example.com`, mobile: `019${String(Math.floor(random() * 1e8)).padStart(8, '0')}`, password: 'durable-password' },
+        json: {
+          source: 'DEFAULT',
+          type: 'DEFAULT',
+          fullName: `Durable Buyer ${i}`,
+          email: `durable.${i}.${randomBytes(4).toString('hex')}@example.com`,
+          mobile: `019${String(Math.floor(random() * 1e8)).padStart(8, '0')}`,
+          password: 'durable-password',
+        },
       });
       if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
       tokens.push(((await res.json()) as { authToken: string }).authToken);
@@ -290,7 +321,9 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
       if (!server) {
         // While the server is down, top up rows that ran low, so that a long run keeps
         // selling (and keeps counting: what is added counts as initial stock).
-        for (const st of await sql.all<{ sku_id: number; branch_id: number; quantity: number }>(`select sku_id, branch_id, quantity from stocks where sku_id in (${skus.map((x) => x.id).join(',')})`)) {
+        for (const st of await sql.all<{ sku_id: number; branch_id: number; quantity: number }>(
+          `select sku_id, branch_id, quantity from stocks where sku_id in (${skus.map((x) => x.id).join(',')})`,
+        )) {
           const key = `${st.sku_id}:${st.branch_id}`;
           if (Number(st.quantity) < 40) {
             await sql.run('update stocks set quantity = quantity + ? where sku_id = ? and branch_id = ?', [100, st.sku_id, st.branch_id]);
@@ -318,14 +351,35 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
             ...(r.buyer === null ? { contact: { name: 'Guest Buyer', mobile: '01812345678', email: 'guest@example.com' } } : {}),
           };
           try {
-            const res = await api(s.baseUrl, '/api/checkouts', { method: 'POST', json: body, headers: r.buyer === null ? {} : { 'x-auth-token': tokens[r.buyer] }, signal: AbortSignal.timeout(30_000) });
+            const res = await api(s.baseUrl, '/api/checkouts', {
+              method: 'POST',
+              json: body,
+              headers: r.buyer === null ? {} : { 'x-auth-token': tokens[r.buyer] },
+              signal: AbortSignal.timeout(30_000),
+            });
             const text = await res.text();
             firstAnswer();
             r.status = res.status;
             if (res.status === 201) {
-              const a = JSON.parse(text) as { invoiceId: string; saleId: number; sale: { total: number; subTotal: number; lines: NonNullable<Sent['answer']>['lines'] } };
+              const a = JSON.parse(text) as {
+                invoiceId: string;
+                saleId: number;
+                sale: { total: number; subTotal: number; lines: NonNullable<Sent['answer']>['lines'] };
+              };
               r.outcome = 'acknowledged';
-              r.answer = { invoiceId: a.invoiceId, saleId: a.saleId, total: a.sale.total, subTotal: a.sale.subTotal, lines: a.sale.lines.map((l) => ({ skuCode: l.skuCode, quantity: l.quantity, unitPrice: l.unitPrice, discount: l.discount, lineTotal: l.lineTotal })) };
+              r.answer = {
+                invoiceId: a.invoiceId,
+                saleId: a.saleId,
+                total: a.sale.total,
+                subTotal: a.sale.subTotal,
+                lines: a.sale.lines.map((l) => ({
+                  skuCode: l.skuCode,
+                  quantity: l.quantity,
+                  unitPrice: l.unitPrice,
+                  discount: l.discount,
+                  lineTotal: l.lineTotal,
+                })),
+              };
             } else if (res.status >= 500) {
               r.outcome = 'server-error';
               problem(`request ${r.id} answered ${res.status}: ${text.slice(0, 200)}`);
@@ -355,12 +409,24 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     await start();
 
     // ---- the checks ----
-    const rows = await sql.all<{ id: number; invoice_id: string; note: string | null; total: number; subtotal: number; stock_held: number; customer_id: number | null }>(
-      `select id, invoice_id, note, total, subtotal, stock_held, customer_id from sales where note like '${NOTE_PREFIX}%'`,
-    );
-    const lines = await sql.all<{ sale_id: number; line_no: number; sku_code: string; quantity: number; unit_price: number; discount: number; line_total: number }>(
-      'select sale_id, line_no, sku_code, quantity, unit_price, discount, line_total from sale_lines order by sale_id, line_no',
-    );
+    const rows = await sql.all<{
+      id: number;
+      invoice_id: string;
+      note: string | null;
+      total: number;
+      subtotal: number;
+      stock_held: number;
+      customer_id: number | null;
+    }>(`select id, invoice_id, note, total, subtotal, stock_held, customer_id from sales where note like '${NOTE_PREFIX}%'`);
+    const lines = await sql.all<{
+      sale_id: number;
+      line_no: number;
+      sku_code: string;
+      quantity: number;
+      unit_price: number;
+      discount: number;
+      line_total: number;
+    }>('select sale_id, line_no, sku_code, quantity, unit_price, discount, line_total from sale_lines order by sale_id, line_no');
     const linesOf = new Map<number, typeof lines>();
     for (const l of lines) {
       const k = Number(l.sale_id);
@@ -386,10 +452,18 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
           problem(`acknowledged order ${a.invoiceId} (request ${r.id}) is missing`);
           continue;
         }
-        if (row.invoice_id !== a.invoiceId || Number(row.id) !== a.saleId) problem(`acknowledged order ${a.invoiceId} is stored as ${row.invoice_id} (#${row.id})`);
-        if (Number(row.total) !== a.total || Number(row.subtotal) !== a.subTotal) problem(`order ${a.invoiceId}: answered total ${a.total}/${a.subTotal}, stored ${row.total}/${row.subtotal}`);
-        const stored = dbLines.map((l) => `${l.sku_code}×${l.quantity}@${l.unit_price}-${l.discount}=${l.line_total}`).sort().join(', ');
-        const answered = a.lines.map((l) => `${l.skuCode}×${l.quantity}@${l.unitPrice}-${l.discount}=${l.lineTotal}`).sort().join(', ');
+        if (row.invoice_id !== a.invoiceId || Number(row.id) !== a.saleId)
+          problem(`acknowledged order ${a.invoiceId} is stored as ${row.invoice_id} (#${row.id})`);
+        if (Number(row.total) !== a.total || Number(row.subtotal) !== a.subTotal)
+          problem(`order ${a.invoiceId}: answered total ${a.total}/${a.subTotal}, stored ${row.total}/${row.subtotal}`);
+        const stored = dbLines
+          .map((l) => `${l.sku_code}×${l.quantity}@${l.unit_price}-${l.discount}=${l.line_total}`)
+          .sort()
+          .join(', ');
+        const answered = a.lines
+          .map((l) => `${l.skuCode}×${l.quantity}@${l.unitPrice}-${l.discount}=${l.lineTotal}`)
+          .sort()
+          .join(', ');
         if (stored !== answered) problem(`order ${a.invoiceId}: answered lines ${answered}, stored ${stored}`);
         if (!sameLines(r.items, dbLines)) problem(`order ${a.invoiceId}: asked for ${JSON.stringify(r.items)}, stored ${stored}`);
         if (Number(row.stock_held) !== 1) problem(`order ${a.invoiceId} does not hold its stock`);
@@ -397,7 +471,8 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
         report.inDoubt++;
         if (row) {
           report.inDoubtCommitted++;
-          if (!sameLines(r.items, dbLines)) problem(`order ${row.invoice_id} (cut off by the kill) was half-written: asked ${JSON.stringify(r.items)}, stored ${JSON.stringify(dbLines)}`);
+          if (!sameLines(r.items, dbLines))
+            problem(`order ${row.invoice_id} (cut off by the kill) was half-written: asked ${JSON.stringify(r.items)}, stored ${JSON.stringify(dbLines)}`);
         }
       } else {
         report.refused++;
@@ -406,7 +481,9 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     }
 
     // Stock: initial − what the orders holding stock took, per sku and per branch.
-    const stock = await sql.all<{ sku_id: number; branch_id: number; quantity: number }>(`select sku_id, branch_id, quantity from stocks where sku_id in (${skus.map((s) => s.id).join(',')})`);
+    const stock = await sql.all<{ sku_id: number; branch_id: number; quantity: number }>(
+      `select sku_id, branch_id, quantity from stocks where sku_id in (${skus.map((s) => s.id).join(',')})`,
+    );
     const held = await sql.all<{ sku_id: number; branch_id: number; q: number }>(
       `select r.sku_id, r.branch_id, sum(r.quantity) as q from stock_reservations r join sales s on s.id = r.sale_id where r.released_at is null and s.note like '${NOTE_PREFIX}%' group by r.sku_id, r.branch_id`,
     );
@@ -414,11 +491,19 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
       if (Number(st.quantity) < 0) problem(`sku ${st.sku_id} branch ${st.branch_id}: stock ${st.quantity} below zero`);
       const h = held.find((x) => Number(x.sku_id) === Number(st.sku_id) && Number(x.branch_id) === Number(st.branch_id));
       const expected = (initial.get(`${st.sku_id}:${st.branch_id}`) ?? 0) - Number(h?.q ?? 0);
-      if (Number(st.quantity) !== expected) problem(`sku ${st.sku_id} branch ${st.branch_id}: stock ${st.quantity}, but initial ${initial.get(`${st.sku_id}:${st.branch_id}`)} − reserved ${h?.q ?? 0} = ${expected}`);
+      if (Number(st.quantity) !== expected)
+        problem(
+          `sku ${st.sku_id} branch ${st.branch_id}: stock ${st.quantity}, but initial ${initial.get(`${st.sku_id}:${st.branch_id}`)} − reserved ${h?.q ?? 0} = ${expected}`,
+        );
     }
     for (const s of skus) {
       const now = stock.filter((x) => Number(x.sku_id) === s.id).reduce((t, x) => t + Number(x.quantity), 0);
-      const sold = rows.filter((r) => Number(r.stock_held) === 1).reduce((t, r) => t + (linesOf.get(Number(r.id)) ?? []).filter((l) => skuByCode.get(l.sku_code) === s.id).reduce((u, l) => u + Number(l.quantity), 0), 0);
+      const sold = rows
+        .filter((r) => Number(r.stock_held) === 1)
+        .reduce(
+          (t, r) => t + (linesOf.get(Number(r.id)) ?? []).filter((l) => skuByCode.get(l.sku_code) === s.id).reduce((u, l) => u + Number(l.quantity), 0),
+          0,
+        );
       report.unitsSold += sold;
       const init = branches.reduce((t, b) => t + (initial.get(`${s.id}:${b}`) ?? 0), 0);
       if (now !== init - sold) problem(`sku ${s.code}: stock ${now}, but initial ${init} − sold ${sold} = ${init - sold}`);
@@ -429,10 +514,13 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     for (const r of sample) {
       const res = await api(server!.baseUrl, `/api/sales?id=${r.answer!.saleId}`, { headers: { 'x-auth-token': tokens[r.buyer!] } });
       const body = (await res.json()) as { total?: number; invoiceId?: string };
-      if (res.status !== 200 || body.total !== r.answer!.total || body.invoiceId !== r.answer!.invoiceId) problem(`after the restart, GET /api/sales?id=${r.answer!.saleId} answered ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      if (res.status !== 200 || body.total !== r.answer!.total || body.invoiceId !== r.answer!.invoiceId)
+        problem(`after the restart, GET /api/sales?id=${r.answer!.saleId} answered ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
     }
     if (report.acknowledged === 0) problem('no order was acknowledged at all: the run proved nothing');
-    log(`[${opts.db}] ${report.acknowledged} acknowledged, ${report.refused} refused, ${report.inDoubt} cut off (${report.inDoubtCommitted} of them committed), ${report.problems.length} problems`);
+    log(
+      `[${opts.db}] ${report.acknowledged} acknowledged, ${report.refused} refused, ${report.inDoubt} cut off (${report.inDoubtCommitted} of them committed), ${report.problems.length} problems`,
+    );
     return report;
   } finally {
     const s = server as Server | null;

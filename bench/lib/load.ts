@@ -115,7 +115,11 @@ export interface ProbeResult {
 }
 
 /** One request, to see what a scenario's URL answers before loading it. */
-export async function probe(baseUrl: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<ProbeResult> {
+export async function probe(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<ProbeResult> {
   assertLoopback(baseUrl);
   const res = await fetch(baseUrl + path, {
     method: init.method ?? 'GET',

@@ -26,7 +26,8 @@ export function ensureNginx(log: (line: string) => void = () => {}): string {
   const found = findNginx();
   if (found) return found;
   if (process.getuid?.() !== 0) throw new Error('nginx is not installed and installing it needs root: apt-get install -y nginx');
-  const install = () => spawnSync('apt-get', ['install', '-y', 'nginx'], { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 300_000 });
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', 'nginx'], { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 300_000 });
   log('nginx is not installed: apt-get install -y nginx…');
   let r = install();
   if (r.status !== 0) {

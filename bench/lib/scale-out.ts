@@ -103,7 +103,11 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     // All at once, as after a deploy: they migrate and seed the one schema together
     // (the migrator and the seed take locks, so one does it and the others find it done).
     log(`starting ${n} shop processes on schema ${schema}…`);
-    const started = await Promise.allSettled(Array.from({ length: n }, (_, i) => startShop({ db: 'postgres', databaseUrl: url, schema, dataDir, env, port: portBase && portBase + 1 + i, startTimeoutMs: 180_000 })));
+    const started = await Promise.allSettled(
+      Array.from({ length: n }, (_, i) =>
+        startShop({ db: 'postgres', databaseUrl: url, schema, dataDir, env, port: portBase && portBase + 1 + i, startTimeoutMs: 180_000 }),
+      ),
+    );
     for (const s of started) if (s.status === 'fulfilled') shops.push(s.value);
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -179,7 +183,9 @@ const uniqueEmail = (tag: string) => `${tag}.${randomBytes(6).toString('hex')}@e
 
 export async function signUp(c: Cluster, to: number | 'nginx', tag: string): Promise<{ email: string; token: string; customerId: number }> {
   const email = uniqueEmail(tag);
-  const r = await call(c, to, '/api/signup', { json: { source: 'DEFAULT', type: 'DEFAULT', fullName: `Scale ${tag}`, email, mobile: uniqueMobile(), password: PASSWORD } });
+  const r = await call(c, to, '/api/signup', {
+    json: { source: 'DEFAULT', type: 'DEFAULT', fullName: `Scale ${tag}`, email, mobile: uniqueMobile(), password: PASSWORD },
+  });
   if (r.status !== 201) throw new Error(`sign-up answered ${r.status}: ${r.text.slice(0, 300)}`);
   const [row] = await c.sql<{ id: number }>('select id from customers where email = $1', [email]);
   return { email, token: r.body.authToken, customerId: Number(row.id) };
@@ -244,14 +250,16 @@ export async function proveSessions(c: Cluster): Promise<SessionsReport> {
   if (signIn.status !== 200) problems.push(`sign-in through nginx answered ${describe(signIn)}`);
   const token: string = signIn.body?.authToken ?? '';
   const signedInOn = signIn.servedBy;
-  if (signedInOn < 0 || signIn.tried.length !== 1) problems.push(`the sign-in did not land on exactly one process (X-Upstream ${signIn.headers.get('x-upstream')})`);
+  if (signedInOn < 0 || signIn.tried.length !== 1)
+    problems.push(`the sign-in did not land on exactly one process (X-Upstream ${signIn.headers.get('x-upstream')})`);
   const me = (to: number | 'nginx', headers: Record<string, string>) => call(c, to, '/api/customers', { headers });
 
   const directStatuses: number[] = [];
   for (let i = 0; i < n; i++) {
     const r = await me(i, { 'x-auth-token': token });
     directStatuses.push(r.status);
-    if (r.status !== 200 || r.body?.email !== account.email) problems.push(`process ${i}${i === signedInOn ? ' (where it signed in)' : ''} answered the session with ${describe(r)}`);
+    if (r.status !== 200 || r.body?.email !== account.email)
+      problems.push(`process ${i}${i === signedInOn ? ' (where it signed in)' : ''} answered the session with ${describe(r)}`);
   }
   const servedThroughNginx: number[] = [];
   for (let k = 0; k < 2 * n; k++) {
@@ -263,13 +271,17 @@ export async function proveSessions(c: Cluster): Promise<SessionsReport> {
 
   // The web app's way: the session in the httpOnly cookie.
   const cookieSignIn = await call(c, 'nginx', '/api/signin/customers', { json: signInBody(account.email), headers: { 'x-session-cookie': '1' } });
-  const sid = cookieSignIn.headers.getSetCookie().map((h) => /^sid=([^;]+)/.exec(h)?.[1]).find(Boolean);
+  const sid = cookieSignIn.headers
+    .getSetCookie()
+    .map((h) => /^sid=([^;]+)/.exec(h)?.[1])
+    .find(Boolean);
   if (cookieSignIn.status !== 200 || !sid) problems.push(`cookie sign-in through nginx answered ${describe(cookieSignIn)} without a sid cookie`);
   const cookieStatuses: number[] = [];
   for (let i = 0; i < n; i++) {
     const r = await me(i, { cookie: `sid=${sid}` });
     cookieStatuses.push(r.status);
-    if (r.status !== 200 || r.body?.email !== account.email) problems.push(`process ${i}${i === cookieSignIn.servedBy ? ' (where it signed in)' : ''} answered the cookie session with ${describe(r)}`);
+    if (r.status !== 200 || r.body?.email !== account.email)
+      problems.push(`process ${i}${i === cookieSignIn.servedBy ? ' (where it signed in)' : ''} answered the cookie session with ${describe(r)}`);
   }
 
   // Signing out on another process ends the session everywhere, the first process included.
@@ -311,27 +323,51 @@ export async function proveCouponOnce(c: Cluster, o: { customers?: number; perPr
   const [sku] = await plainSkus(c, 1, 40);
   await setStock(c, sku.id, [100_000]);
   const [coupon] = await c.sql<{ id: number }>('select id from coupons where code = $1 and per_customer_limit = 1', [ONCE_PER_CUSTOMER_COUPON]);
-  if (!coupon) return { customers: 0, sentPerProcess: [], statuses: {}, ordersWithCoupon: [], problems: [`the demo coupon ${ONCE_PER_CUSTOMER_COUPON} (once per customer) is missing`] };
+  if (!coupon)
+    return {
+      customers: 0,
+      sentPerProcess: [],
+      statuses: {},
+      ordersWithCoupon: [],
+      problems: [`the demo coupon ${ONCE_PER_CUSTOMER_COUPON} (once per customer) is missing`],
+    };
   const statuses: Record<string, number> = {};
   const ordersWithCoupon: number[] = [];
   for (let k = 0; k < customers; k++) {
     const buyer = await signUp(c, 'nginx', `coupon${k}`);
     const answers = await Promise.all(
       Array.from({ length: n * perProcess }, (_, i) =>
-        call(c, i % n, '/api/checkouts', { json: checkoutBody([{ skuCode: sku.code, quantity: 1 }], { couponCode: ONCE_PER_CUSTOMER_COUPON }), headers: { 'x-auth-token': buyer.token } }),
+        call(c, i % n, '/api/checkouts', {
+          json: checkoutBody([{ skuCode: sku.code, quantity: 1 }], { couponCode: ONCE_PER_CUSTOMER_COUPON }),
+          headers: { 'x-auth-token': buyer.token },
+        }),
       ),
     );
     for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
     const won = answers.filter((a) => a.status === 201);
-    if (won.length !== 1) problems.push(`customer ${k}: ${won.length} of ${answers.length} checkouts with ${ONCE_PER_CUSTOMER_COUPON} were placed (processes ${won.map((a) => a.servedBy).join(', ')}), not exactly one`);
-    for (const w of won) if (!(w.body?.sale?.couponCode === ONCE_PER_CUSTOMER_COUPON && w.body.sale.couponAmount > 0)) problems.push(`customer ${k}: the order placed did not use the coupon: ${w.text.slice(0, 200)}`);
-    for (const a of answers) if (a.status !== 201 && !(a.status === 409 && a.body?.error?.code === 'coupon_not_applicable')) problems.push(`customer ${k}: a checkout answered ${describe(a)} (expected 201 once, else 409 coupon_not_applicable)`);
-    const [uses] = await c.sql<{ n: string }>('select count(*) as n from coupon_usages where coupon_id = $1 and customer_id = $2', [coupon.id, buyer.customerId]);
-    const [orders] = await c.sql<{ n: string }>('select count(*) as n from sales where customer_id = $1 and coupon_code = $2', [buyer.customerId, ONCE_PER_CUSTOMER_COUPON]);
+    if (won.length !== 1)
+      problems.push(
+        `customer ${k}: ${won.length} of ${answers.length} checkouts with ${ONCE_PER_CUSTOMER_COUPON} were placed (processes ${won.map((a) => a.servedBy).join(', ')}), not exactly one`,
+      );
+    for (const w of won)
+      if (!(w.body?.sale?.couponCode === ONCE_PER_CUSTOMER_COUPON && w.body.sale.couponAmount > 0))
+        problems.push(`customer ${k}: the order placed did not use the coupon: ${w.text.slice(0, 200)}`);
+    for (const a of answers)
+      if (a.status !== 201 && !(a.status === 409 && a.body?.error?.code === 'coupon_not_applicable'))
+        problems.push(`customer ${k}: a checkout answered ${describe(a)} (expected 201 once, else 409 coupon_not_applicable)`);
+    const [uses] = await c.sql<{ n: string }>('select count(*) as n from coupon_usages where coupon_id = $1 and customer_id = $2', [
+      coupon.id,
+      buyer.customerId,
+    ]);
+    const [orders] = await c.sql<{ n: string }>('select count(*) as n from sales where customer_id = $1 and coupon_code = $2', [
+      buyer.customerId,
+      ONCE_PER_CUSTOMER_COUPON,
+    ]);
     const [all] = await c.sql<{ n: string }>('select count(*) as n from sales where customer_id = $1', [buyer.customerId]);
     ordersWithCoupon.push(Number(orders.n));
     if (Number(uses.n) !== 1) problems.push(`customer ${k}: ${uses.n} coupon uses recorded, not 1`);
-    if (Number(orders.n) !== 1 || Number(all.n) !== won.length) problems.push(`customer ${k}: ${orders.n} orders with the coupon and ${all.n} in all in the database, ${won.length} acknowledged`);
+    if (Number(orders.n) !== 1 || Number(all.n) !== won.length)
+      problems.push(`customer ${k}: ${orders.n} orders with the coupon and ${all.n} in all in the database, ${won.length} acknowledged`);
   }
   return { customers, sentPerProcess: Array(n).fill(perProcess), statuses, ordersWithCoupon, problems };
 }
@@ -362,21 +398,37 @@ export async function proveNoOversell(c: Cluster, o: { rounds?: number; stock?: 
   const rounds: OversellReport['rounds'] = [];
   for (const sku of skus) {
     await setStock(c, sku.id, perBranch);
-    const answers = await Promise.all(Array.from({ length: n * perProcess }, (_, i) => call(c, i % n, '/api/checkouts', { json: checkoutBody([{ skuCode: sku.code, quantity: 1 }], guest()) })));
+    const answers = await Promise.all(
+      Array.from({ length: n * perProcess }, (_, i) => call(c, i % n, '/api/checkouts', { json: checkoutBody([{ skuCode: sku.code, quantity: 1 }], guest()) })),
+    );
     for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
     const won = answers.filter((a) => a.status === 201);
-    for (const a of answers) if (a.status !== 201 && !(a.status === 409 && a.body?.error?.code === 'out_of_stock')) problems.push(`sku ${sku.code}: a checkout answered ${describe(a)} (expected 201 or 409 out_of_stock)`);
+    for (const a of answers)
+      if (a.status !== 201 && !(a.status === 409 && a.body?.error?.code === 'out_of_stock'))
+        problems.push(`sku ${sku.code}: a checkout answered ${describe(a)} (expected 201 or 409 out_of_stock)`);
     const rows = await c.sql<{ quantity: number }>('select quantity from stocks where sku_id = $1', [sku.id]);
     const stockAfter = rows.reduce((t, r) => t + Number(r.quantity), 0);
-    const [held] = await c.sql<{ q: string | null }>('select sum(r.quantity) as q from stock_reservations r where r.sku_id = $1 and r.released_at is null', [sku.id]);
-    const [lines] = await c.sql<{ q: string | null }>('select sum(l.quantity) as q from sale_lines l join sales s on s.id = l.sale_id where l.sku_code = $1 and s.stock_held = 1', [sku.code]);
+    const [held] = await c.sql<{ q: string | null }>('select sum(r.quantity) as q from stock_reservations r where r.sku_id = $1 and r.released_at is null', [
+      sku.id,
+    ]);
+    const [lines] = await c.sql<{ q: string | null }>(
+      'select sum(l.quantity) as q from sale_lines l join sales s on s.id = l.sale_id where l.sku_code = $1 and s.stock_held = 1',
+      [sku.code],
+    );
     const sold = won.length;
     if (sold > initial) problems.push(`sku ${sku.code}: ${sold} units sold of ${initial} in stock (oversold)`);
     if (rows.some((r) => Number(r.quantity) < 0)) problems.push(`sku ${sku.code}: stock below zero: ${rows.map((r) => r.quantity).join(', ')}`);
     if (stockAfter !== initial - sold) problems.push(`sku ${sku.code}: stock ${stockAfter} after, but ${initial} − ${sold} acknowledged = ${initial - sold}`);
-    if (Number(held.q ?? 0) !== sold || Number(lines.q ?? 0) !== sold) problems.push(`sku ${sku.code}: ${held.q ?? 0} units reserved and ${lines.q ?? 0} in order lines, ${sold} acknowledged`);
+    if (Number(held.q ?? 0) !== sold || Number(lines.q ?? 0) !== sold)
+      problems.push(`sku ${sku.code}: ${held.q ?? 0} units reserved and ${lines.q ?? 0} in order lines, ${sold} acknowledged`);
     if (sold !== initial) problems.push(`sku ${sku.code}: only ${sold} of ${initial} units sold to ${answers.length} buyers asking for one each`);
-    rounds.push({ stock: initial, sent: answers.length, sold, stockAfter, perProcess: Array.from({ length: n }, (_, i) => won.filter((a) => a.servedBy === i).length) });
+    rounds.push({
+      stock: initial,
+      sent: answers.length,
+      sold,
+      stockAfter,
+      perProcess: Array.from({ length: n }, (_, i) => won.filter((a) => a.servedBy === i).length),
+    });
   }
   return { rounds, statuses, problems };
 }
@@ -402,7 +454,12 @@ export function pngBytes(width: number, height: number, shade = 0x80): Buffer {
   const row = Buffer.alloc(1 + width * 3, shade);
   row[0] = 0;
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', zlib.deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlib.deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export interface UploadsReport {
@@ -431,9 +488,13 @@ export async function proveSharedUploads(c: Cluster): Promise<UploadsReport> {
       const res = await fetch(c.shops[i].baseUrl + up.body.cdnUrl, { signal: AbortSignal.timeout(15_000) });
       const got = Buffer.from(await res.arrayBuffer());
       fetched.push(res.status);
-      if (res.status !== 200 || !got.equals(bytes)) problems.push(`process ${i} served ${up.body.cdnUrl} (stored by process ${up.servedBy}) with ${res.status}, ${got.length} bytes${res.status === 200 ? ' that differ' : ''}`);
+      if (res.status !== 200 || !got.equals(bytes))
+        problems.push(
+          `process ${i} served ${up.body.cdnUrl} (stored by process ${up.servedBy}) with ${res.status}, ${got.length} bytes${res.status === 200 ? ' that differ' : ''}`,
+        );
       const details = await call(c, i, `/api/files/${up.body.uuid}`);
-      if (details.status !== 200 || details.body?.uuid !== up.body.uuid || details.body?.size !== bytes.length) problems.push(`process ${i} answered GET /api/files/${up.body.uuid} with ${describe(details)}`);
+      if (details.status !== 200 || details.body?.uuid !== up.body.uuid || details.body?.size !== bytes.length)
+        problems.push(`process ${i} answered GET /api/files/${up.body.uuid} with ${describe(details)}`);
     }
     uploads.push({ via: via === 'nginx' ? 'nginx' : `process ${via}`, storedBy: up.servedBy, fetched });
   }
@@ -471,16 +532,20 @@ export async function proveSignInLimit(c: Cluster): Promise<SignInLimitReport> {
     const k = (limit + i) % n;
     const r = await call(c, k, '/api/signin/customers', { json: signInBody(a.email, 'wrong-password') });
     sequential.push({ process: k, status: r.status });
-    if (r.status !== 429 || !r.headers.get('retry-after')) problems.push(`attempt ${limit + i + 1} (process ${k}) after ${limit} failures answered ${describe(r)}, expected 429 with Retry-After`);
+    if (r.status !== 429 || !r.headers.get('retry-after'))
+      problems.push(`attempt ${limit + i + 1} (process ${k}) after ${limit} failures answered ${describe(r)}, expected 429 with Retry-After`);
   }
   const right = await call(c, 'nginx', '/api/signin/customers', { json: signInBody(a.email) });
   if (right.status !== 429) problems.push(`the right password after the limit answered ${describe(right)}, expected 429`);
 
   const b = await signUp(c, 'nginx', 'limit-b');
-  const burst = await Promise.all(Array.from({ length: limit + n }, (_, k) => call(c, k % n, '/api/signin/customers', { json: signInBody(b.email, 'wrong-password') })));
+  const burst = await Promise.all(
+    Array.from({ length: limit + n }, (_, k) => call(c, k % n, '/api/signin/customers', { json: signInBody(b.email, 'wrong-password') })),
+  );
   const concurrent: Record<string, number> = {};
   for (const r of burst) concurrent[r.status] = (concurrent[r.status] ?? 0) + 1;
-  if (concurrent['401'] !== limit || concurrent['429'] !== n) problems.push(`${limit + n} wrong passwords at once over ${n} processes answered ${JSON.stringify(concurrent)}, expected ${limit}×401 and ${n}×429`);
+  if (concurrent['401'] !== limit || concurrent['429'] !== n)
+    problems.push(`${limit + n} wrong passwords at once over ${n} processes answered ${JSON.stringify(concurrent)}, expected ${limit}×401 and ${n}×429`);
   return { limit, sequential, concurrent, problems };
 }
 
@@ -629,7 +694,12 @@ export async function runShoppersLoad(c: Cluster, o: LoadOptions): Promise<LoadR
     const rec: CheckoutRecord = { id, items: lines, customer, at: now(), status: 0, servedBy: -1 };
     checkouts.push(rec);
     const take = (r: Answer) => {
-      if (r.status === 200 || r.status === 201) rec.answer = { invoiceId: r.body.invoiceId, saleId: r.body.sale.id, lines: r.body.sale.lines.map((l: any) => ({ skuCode: l.skuCode, quantity: l.quantity })) };
+      if (r.status === 200 || r.status === 201)
+        rec.answer = {
+          invoiceId: r.body.invoiceId,
+          saleId: r.body.sale.id,
+          lines: r.body.sale.lines.map((l: any) => ({ skuCode: l.skuCode, quantity: l.quantity })),
+        };
     };
     checkoutsInFlight++;
     const first = await step('checkout', '/api/checkouts', { json: body, headers }).finally(() => checkoutsInFlight--);
@@ -656,7 +726,9 @@ export async function runShoppersLoad(c: Cluster, o: LoadOptions): Promise<LoadR
       await think();
       await step('search', '/api/search/indices/items', search([{ field: 'query', value: pick(TERMS) }]));
       await think();
-      const lines = [pick(skus), ...(Math.random() < 0.3 ? [pick(skus)] : [])].filter((s, i, a) => a.findIndex((x) => x.id === s.id) === i).map((s) => ({ skuCode: s.code, quantity: 1 + Math.floor(Math.random() * 2), productId: s.productId }));
+      const lines = [pick(skus), ...(Math.random() < 0.3 ? [pick(skus)] : [])]
+        .filter((s, i, a) => a.findIndex((x) => x.id === s.id) === i)
+        .map((s) => ({ skuCode: s.code, quantity: 1 + Math.floor(Math.random() * 2), productId: s.productId }));
       await step('product', `/api/v3/items/joined?id=${lines[0].productId}`);
       await think();
       const items = lines.map(({ skuCode, quantity }) => ({ skuCode, quantity }));
@@ -685,7 +757,9 @@ export async function runShoppersLoad(c: Cluster, o: LoadOptions): Promise<LoadR
         // With round robin, one of the processes' share of these is likely on the one killed.
         for (let waited = 0; checkoutsInFlight < Math.min(3, o.shoppers) && waited < 2_000; waited += 5) await sleep(5);
         const before = requests.filter((r) => r.servedBy === o.kill!.process).length;
-        log(`SIGKILL to process ${o.kill!.process} (port ${c.shops[o.kill!.process].port}) after ${Math.round(now())} ms, ${checkoutsInFlight} checkouts on their way; it had answered ${before} requests`);
+        log(
+          `SIGKILL to process ${o.kill!.process} (port ${c.shops[o.kill!.process].port}) after ${Math.round(now())} ms, ${checkoutsInFlight} checkouts on their way; it had answered ${before} requests`,
+        );
         killSentAt = now();
         await c.shops[o.kill!.process].kill('SIGKILL');
         killedAt = now();
@@ -700,9 +774,18 @@ export async function runShoppersLoad(c: Cluster, o: LoadOptions): Promise<LoadR
   const elapsedMs = now();
 
   // ---- the checks, from the database ----
-  const rows = await c.sql<{ id: number; invoice_id: string; note: string; stock_held: number }>('select id, invoice_id, note, stock_held from sales where note like $1', [`${NOTE_PREFIX}${run}-%`]);
-  const saleLines = await c.sql<{ sale_id: number; sku_code: string; quantity: number }>('select l.sale_id, l.sku_code, l.quantity from sale_lines l join sales s on s.id = l.sale_id where s.note like $1', [`${NOTE_PREFIX}${run}-%`]);
-  const reservations = await c.sql<{ sale_id: number; sku_id: number; quantity: number }>('select r.sale_id, r.sku_id, r.quantity from stock_reservations r join sales s on s.id = r.sale_id where r.released_at is null and s.note like $1', [`${NOTE_PREFIX}${run}-%`]);
+  const rows = await c.sql<{ id: number; invoice_id: string; note: string; stock_held: number }>(
+    'select id, invoice_id, note, stock_held from sales where note like $1',
+    [`${NOTE_PREFIX}${run}-%`],
+  );
+  const saleLines = await c.sql<{ sale_id: number; sku_code: string; quantity: number }>(
+    'select l.sale_id, l.sku_code, l.quantity from sale_lines l join sales s on s.id = l.sale_id where s.note like $1',
+    [`${NOTE_PREFIX}${run}-%`],
+  );
+  const reservations = await c.sql<{ sale_id: number; sku_id: number; quantity: number }>(
+    'select r.sale_id, r.sku_id, r.quantity from stock_reservations r join sales s on s.id = r.sale_id where r.released_at is null and s.note like $1',
+    [`${NOTE_PREFIX}${run}-%`],
+  );
   const byNote = new Map<string, typeof rows>();
   for (const r of rows) {
     const id = r.note.slice(NOTE_PREFIX.length);
@@ -736,9 +819,11 @@ export async function runShoppersLoad(c: Cluster, o: LoadOptions): Promise<LoadR
         problem(`acknowledged order ${x.answer.invoiceId} (checkout ${x.id}, process ${x.servedBy}) is missing from the database`);
         continue;
       }
-      if (row.invoice_id !== x.answer.invoiceId || Number(row.id) !== x.answer.saleId) problem(`acknowledged order ${x.answer.invoiceId} is stored as ${row.invoice_id} (#${row.id})`);
+      if (row.invoice_id !== x.answer.invoiceId || Number(row.id) !== x.answer.saleId)
+        problem(`acknowledged order ${x.answer.invoiceId} is stored as ${row.invoice_id} (#${row.id})`);
       const stored = linesOf(Number(row.id));
-      if (!sameLines(x.items, stored) || !sameLines(x.answer.lines, stored)) problem(`order ${x.answer.invoiceId}: asked ${JSON.stringify(x.items)}, answered ${JSON.stringify(x.answer.lines)}, stored ${JSON.stringify(stored)}`);
+      if (!sameLines(x.items, stored) || !sameLines(x.answer.lines, stored))
+        problem(`order ${x.answer.invoiceId}: asked ${JSON.stringify(x.items)}, answered ${JSON.stringify(x.answer.lines)}, stored ${JSON.stringify(stored)}`);
       if (Number(row.stock_held) !== 1) problem(`order ${x.answer.invoiceId} does not hold its stock`);
       const held = reservations.filter((r) => Number(r.sale_id) === Number(row.id));
       for (const it of x.items) {
@@ -753,13 +838,17 @@ export async function runShoppersLoad(c: Cluster, o: LoadOptions): Promise<LoadR
   }
 
   const stock = await c.sql<{ sku_id: number; quantity: number }>(`select sku_id, quantity from stocks where sku_id = any($1)`, [skus.map((s) => s.id)]);
-  const allHeld = await c.sql<{ sku_id: number; q: string }>('select sku_id, sum(quantity) as q from stock_reservations where released_at is null and sku_id = any($1) group by sku_id', [skus.map((s) => s.id)]);
+  const allHeld = await c.sql<{ sku_id: number; q: string }>(
+    'select sku_id, sum(quantity) as q from stock_reservations where released_at is null and sku_id = any($1) group by sku_id',
+    [skus.map((s) => s.id)],
+  );
   for (const s of skus) {
     const rowsNow = stock.filter((r) => Number(r.sku_id) === s.id);
     if (rowsNow.some((r) => Number(r.quantity) < 0)) problem(`sku ${s.code}: stock below zero`);
     const nowQ = rowsNow.reduce((t, r) => t + Number(r.quantity), 0);
     const heldQ = Number(allHeld.find((h) => Number(h.sku_id) === s.id)?.q ?? 0);
-    if (nowQ !== initial.get(s.id)! - heldQ) problem(`sku ${s.code}: stock ${nowQ}, but initial ${initial.get(s.id)} − reserved ${heldQ} = ${initial.get(s.id)! - heldQ}`);
+    if (nowQ !== initial.get(s.id)! - heldQ)
+      problem(`sku ${s.code}: stock ${nowQ}, but initial ${initial.get(s.id)} − reserved ${heldQ} = ${initial.get(s.id)! - heldQ}`);
   }
 
   // Failures: none before the kill, none after it; only the requests it cut off.

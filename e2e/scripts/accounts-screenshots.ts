@@ -7,7 +7,15 @@ const base = process.argv[2] ?? 'http://localhost:3000';
 const out = process.env.SHOT_DIR ?? '/tmp/shots';
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 async function shot(page: Page, name: string, full = false) {
@@ -16,7 +24,10 @@ async function shot(page: Page, name: string, full = false) {
   console.log(file);
 }
 
-for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 360, height: 780 }]] as const) {
+for (const [name, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['mobile', { width: 360, height: 780 }],
+] as const) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(`${base}/about`, { waitUntil: 'networkidle' });
@@ -59,12 +70,24 @@ for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mob
 
   // Something in the wishlist and an address, so the tabs are not empty (skus of the demo seed).
   const headers = { 'x-api-key': process.env.STOREFRONT_API_KEY ?? 'storefront-web', 'content-type': 'application/json' };
-  for (const [itemId, skuCode] of [[1, 'DFL-1001-MAR-1'], [2, 'DFL-1002-NAV-1'], [1, 'DFL-1001-WAL-1']] as const) {
+  for (const [itemId, skuCode] of [
+    [1, 'DFL-1001-MAR-1'],
+    [2, 'DFL-1002-NAV-1'],
+    [1, 'DFL-1001-WAL-1'],
+  ] as const) {
     await page.request.post(`${base}/api/wishlists/items`, { headers, data: { itemId, skuCode, action: 'add' } });
   }
   await page.request.post(`${base}/api/addresses`, {
     headers,
-    data: { fullName: 'Nusrat Jahan', phone: '01711223344', division: 'Dhaka', district: 'Dhaka', area: 'Dhanmondi', addressLine: 'House 7, Road 27', label: 'Home' },
+    data: {
+      fullName: 'Nusrat Jahan',
+      phone: '01711223344',
+      division: 'Dhaka',
+      district: 'Dhaka',
+      area: 'Dhanmondi',
+      addressLine: 'House 7, Road 27',
+      label: 'Home',
+    },
   });
 
   for (const tab of ['profile', 'addresses', 'wishlist', 'security']) {

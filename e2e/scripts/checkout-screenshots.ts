@@ -2,7 +2,7 @@ import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import { apiHeaders, newShopper, signUpByApi } from '../fixtures/accounts.ts';
 import { ADDRESS, skuFrom, withCart } from '../fixtures/checkout.ts';
 
-// Screenshots of the checkout journey for a person to look at (issue #6): checkout, the
+// Screenshots of the checkout journey for a person to look at: checkout, the
 // sandbox payment page, the four outcome pages and the orders page, at desktop and mobile
 // widths. It places real orders on the server it is pointed at:
 //   SHOT_DIR=/tmp/shots node --import tsx e2e/scripts/checkout-screenshots.ts http://127.0.0.1:3751
@@ -10,7 +10,15 @@ const base = process.argv[2] ?? 'http://127.0.0.1:3000';
 const out = process.env.SHOT_DIR ?? '/tmp/shots';
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 async function shot(page: Page, name: string) {

@@ -6,9 +6,20 @@ const [base, ...paths] = process.argv.slice(2);
 const out = process.env.SHOT_DIR ?? '/tmp/shots';
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
-for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['mobile', { width: 360, height: 780 }]] as const) {
+for (const [name, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['mobile', { width: 360, height: 780 }],
+] as const) {
   const page = await browser.newPage({ viewport });
   for (const p of paths) {
     await page.goto(base + p, { waitUntil: 'networkidle' });

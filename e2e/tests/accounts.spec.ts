@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { accountReady, apiHeaders, newShopper, open, signUpByApi, someSkus } from '../fixtures/accounts.ts';
 import { findSku, openProduct } from '../fixtures/cart.ts';
 
-// Customer accounts (issue #5): the modals, the header, the profile tabs and the wishlist,
+// Customer accounts: the modals, the header, the profile tabs and the wishlist,
 // in a real Chromium against the production build. `request` signs shoppers up without
 // signing the page in; `page.request` shares the page's cookies and signs it in.
 
@@ -187,7 +187,10 @@ test.describe('wishlist', () => {
     await expect(list).toHaveCount(1);
     await expect(list.first()).toContainText(sku.title);
     await expect(list.first().getByTestId('add-to-cart')).toBeVisible();
-    await list.first().getByRole('button', { name: `Remove ${sku.title} from wishlist` }).click();
+    await list
+      .first()
+      .getByRole('button', { name: `Remove ${sku.title} from wishlist` })
+      .click();
     await expect(page.getByText('Your wishlist is empty')).toBeVisible();
     await expect(page.getByTestId('wishlist-count')).toHaveCount(0);
   });
@@ -196,7 +199,10 @@ test.describe('wishlist', () => {
     const [sku] = await someSkus(page.request, 1);
     const s = await signUpByApi(request);
     await open(page, `/details?id=${sku.itemId}`);
-    await page.getByRole('main').getByRole('button', { name: `Add ${sku.title} to wishlist` }).click();
+    await page
+      .getByRole('main')
+      .getByRole('button', { name: `Add ${sku.title} to wishlist` })
+      .click();
     const dialog = signInDialog(page);
     await dialog.getByLabel('Email or Mobile No').fill(s.email);
     await dialog.getByLabel('Password', { exact: true }).fill(s.password);

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { currencyRate, findSku, formatMoney, hydrated, openProduct, quote, type ShopSku } from '../fixtures/cart.ts';
 
-// The cart, coupons and display currency (issue #4), through the real product page and
+// The cart, coupons and display currency, through the real product page and
 // the real server. Expected amounts come from the server's own quote, formatted with the
 // shop's one formatting function: what the browser shows must be what the server charges.
 
@@ -155,7 +155,15 @@ test.describe('on a desktop screen', () => {
             version: 1,
             couponCode: null,
             couponAmount: 0,
-            lines: [{ product: { id, title, slug: 's', image: null }, sku: { code, salesPrice: old, discountedSalesPrice: null }, quantity: 1, subTotal: old, salesPrice: old }],
+            lines: [
+              {
+                product: { id, title, slug: 's', image: null },
+                sku: { code, salesPrice: old, discountedSalesPrice: null },
+                quantity: 1,
+                subTotal: old,
+                salesPrice: old,
+              },
+            ],
           }),
         ),
       [sofa.code, sofa.productId, sofa.title, sofa.unitPrice + 123_400] as const,
@@ -174,7 +182,15 @@ test.describe('on a desktop screen', () => {
           version: 1,
           couponCode: null,
           couponAmount: 0,
-          lines: [{ product: { id: 999999, title: 'Discontinued Stool', slug: 'gone', image: null }, sku: { code: 'GONE-1', salesPrice: 100_000, discountedSalesPrice: null }, quantity: 1, subTotal: 100_000, salesPrice: 100_000 }],
+          lines: [
+            {
+              product: { id: 999999, title: 'Discontinued Stool', slug: 'gone', image: null },
+              sku: { code: 'GONE-1', salesPrice: 100_000, discountedSalesPrice: null },
+              quantity: 1,
+              subTotal: 100_000,
+              salesPrice: 100_000,
+            },
+          ],
         }),
       ),
     );

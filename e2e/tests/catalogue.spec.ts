@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-// The catalogue as a shopper uses it (issue #3): the mega menu, facets and sorting, the
+// The catalogue as a shopper uses it: the mega menu, facets and sorting, the
 // product page's sku choice, search by word and by model number, and the home carousel.
 
 const API = { 'x-api-key': process.env.STOREFRONT_API_KEY ?? 'storefront-web' };
@@ -55,16 +55,20 @@ test.describe('browsing the catalogue', () => {
     await page.getByLabel('Sort by').selectOption('price-asc');
     await expect(page).toHaveURL(/sort=price-asc/);
     await expect(page).toHaveURL(/color=Grey/);
-    await expect.poll(async () => {
-      const p = await prices(page);
-      return p.length > 1 && p.every((x, i) => i === 0 || p[i - 1] <= x);
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const p = await prices(page);
+        return p.length > 1 && p.every((x, i) => i === 0 || p[i - 1] <= x);
+      })
+      .toBe(true);
 
     await page.getByLabel('Sort by').selectOption('price-desc');
-    await expect.poll(async () => {
-      const p = await prices(page);
-      return p.length > 1 && p.every((x, i) => i === 0 || p[i - 1] >= x);
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const p = await prices(page);
+        return p.length > 1 && p.every((x, i) => i === 0 || p[i - 1] >= x);
+      })
+      .toBe(true);
   });
 
   test('shopper pages through a category and lands on page 2', async ({ page }) => {
@@ -93,12 +97,19 @@ test.describe('the product page', () => {
   test('shopper opens a product and switching Color and Size changes the price and the stock', async ({ page, request }) => {
     // Pick, through the API, a product whose sizes cost differently and whose colours have
     // different stock in the second size: what this test is about.
-    const list = await request.post('/api/search/indices/items', { headers: API, data: { size: 50, textParams: [{ field: 'categoryName', value: 'Sofa Beds' }] } });
+    const list = await request.post('/api/search/indices/items', {
+      headers: API,
+      data: { size: 50, textParams: [{ field: 'categoryName', value: 'Sofa Beds' }] },
+    });
     let chosen: { id: number; title: string; sizes: string[]; colors: string[] } | null = null;
     for (const card of (await list.json()).list as { id: number; title: string; skuCount: number }[]) {
       if (card.skuCount < 4) continue;
       const item = await (await request.get(`/api/v3/items/joined?id=${card.id}`, { headers: API })).json();
-      const stock = (await (await request.post('/api/stocks/items/skus/search', { headers: API, data: { size: 100, textParams: [{ field: 'itemId', value: card.id }] } })).json()).list as {
+      const stock = (
+        await (
+          await request.post('/api/stocks/items/skus/search', { headers: API, data: { size: 100, textParams: [{ field: 'itemId', value: card.id }] } })
+        ).json()
+      ).list as {
         skuCode: string;
         quantity: number;
       }[];

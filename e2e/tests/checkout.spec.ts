@@ -4,7 +4,7 @@ import { formatMoney, hydrated } from '../fixtures/cart.ts';
 import { ADDRESS, fillAddress, fillGuest, skuFrom, stockOf, withCart } from '../fixtures/checkout.ts';
 
 // Checkout, the sandbox payment page, the four outcome pages and the orders page
-// (issue #6), in Chromium against the real server. Each test buys products of its own
+//, in Chromium against the real server. Each test buys products of its own
 // (distinct product id ranges), so tests running side by side never share stock.
 
 const bdt = (minor: number) => formatMoney(minor);

@@ -213,7 +213,9 @@ test.describe('contact', () => {
   });
 
   test('a failed send says so and keeps what was typed', async ({ page }) => {
-    await page.route('**/api/contact', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"service_unavailable","message":"down"}}' }));
+    await page.route('**/api/contact', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"service_unavailable","message":"down"}}' }),
+    );
     await page.goto('/contact');
     await hydrated(page);
     const form = page.getByTestId('contact-form');
@@ -256,7 +258,10 @@ test.describe('showrooms', () => {
     await expect(gulshan).toContainText('House 42, Road 11, Gulshan-1, Dhaka');
     await expect(gulshan).toContainText('Sat–Thu 10:00–21:00, Fri 15:00–21:00');
     await expect(gulshan.getByRole('link', { name: '+880 9612 016771' })).toHaveAttribute('href', 'tel:+8809612016771');
-    await expect(gulshan.getByRole('link', { name: /Open in map/ })).toHaveAttribute('href', /^https:\/\/www\.openstreetmap\.org\/\?mlat=23\.78060&mlon=90\.41930/);
+    await expect(gulshan.getByRole('link', { name: /Open in map/ })).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.openstreetmap\.org\/\?mlat=23\.78060&mlon=90\.41930/,
+    );
     for (const b of await branches.all()) {
       await expect(b.getByRole('link', { name: /Open in map/ })).toHaveAttribute('target', '_blank');
       await expect(b.getByRole('link', { name: /^\+880/ })).toBeVisible();
@@ -370,8 +375,13 @@ test.describe('build freshness', () => {
     await hydrated(page);
     const chunk = await contactModule(page);
     // A deploy happened: the old chunk is gone and the latest build is another one.
-    await page.route((url) => url.pathname === chunk, (route) => route.abort('failed'));
-    await page.route('**/latest-build.json*', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ buildId: 'a-newer-build' }) }));
+    await page.route(
+      (url) => url.pathname === chunk,
+      (route) => route.abort('failed'),
+    );
+    await page.route('**/latest-build.json*', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ buildId: 'a-newer-build' }) }),
+    );
 
     await page.getByRole('contentinfo').getByRole('link', { name: 'Contact Us', exact: true }).click();
     await expect.poll(() => documents).toBe(2);
@@ -402,7 +412,10 @@ test.describe('build freshness', () => {
     await page.goto('/about');
     await hydrated(page);
     const chunk = await contactModule(page);
-    await page.route((url) => url.pathname === chunk, (route) => route.abort('failed'));
+    await page.route(
+      (url) => url.pathname === chunk,
+      (route) => route.abort('failed'),
+    );
     await page.getByRole('contentinfo').getByRole('link', { name: 'Contact Us', exact: true }).click();
     await expect(page.getByTestId('error-description')).toHaveText(/could not be loaded/);
     expect(documents).toBe(1);

@@ -2,7 +2,7 @@ import { expect, type Response, test } from '@playwright/test';
 import { accountReady, newShopper, signUpByApi } from '../fixtures/accounts.ts';
 import { skipHomePopups } from '../fixtures/popups.ts';
 
-// The pages' security headers, in the browser (issue #9): each page answer carries a
+// The pages' security headers, in the browser: each page answer carries a
 // Content-Security-Policy whose script-src allows only 'self' and this answer's nonce (no
 // 'unsafe-inline'), forbids framing, and comes with nosniff and a referrer policy; every
 // script the page carries has the nonce, the page hydrates without a single CSP

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { skipHomePopups } from '../fixtures/popups.ts';
 
-// The home pop-ups (issue #7) have their own spec (engagement.spec.ts).
+// The home pop-ups have their own spec (engagement.spec.ts).
 test.beforeEach(({ page }) => skipHomePopups(page));
 
 test.describe('the shop shell', () => {

@@ -3,7 +3,7 @@ import { newShopper, signUpByApi } from '../fixtures/accounts.ts';
 import { skuFrom, withCart } from '../fixtures/checkout.ts';
 import { pdfBytes, pngBytes } from '../fixtures/files.ts';
 
-// File uploads in the browser (issue #8): the upload helper and its progress bar on a
+// File uploads in the browser: the upload helper and its progress bar on a
 // booking's payment proof (#6), and the profile picture (#5) served to an <img>. Product
 // ranges 260+ and 290+ are this file's own, so its bookings never take stock another spec counts.
 
@@ -28,7 +28,10 @@ async function openNewBooking(page: Page, from: number): Promise<string> {
 
 async function chooseFile(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
   const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: /Upload payment proof|Choose another file|Try again/ }).first().click();
+  await page
+    .getByRole('button', { name: /Upload payment proof|Choose another file|Try again/ })
+    .first()
+    .click();
   await (await chooser).setFiles(file);
 }
 

@@ -130,7 +130,7 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   await app.register(accountsPlugin);
   await app.register(authPlugin, { resolve: createSessionResolver(app.accounts) });
   await app.register(filesPlugin, files ?? {});
-  // Card payments: the provider (sandbox or SSLCommerz) and its housekeeping (issue #6).
+  // Card payments: the provider (sandbox or SSLCommerz) and its housekeeping.
   await app.register(paymentsPlugin);
   await app.register(apiRoutes);
   await app.register(paymentPageRoutes);
@@ -140,7 +140,9 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
 
   // Unknown /api paths answer JSON, never a page.
   // Hidden from the OpenAPI document: it is not an endpoint, only the answer for a wrong path.
-  app.all('/api/*', { schema: { hide: true } }, async (req, reply) => reply.status(404).send(errorBody('not_found', `No API endpoint at ${req.method} ${req.url.split('?')[0]}`)));
+  app.all('/api/*', { schema: { hide: true } }, async (req, reply) =>
+    reply.status(404).send(errorBody('not_found', `No API endpoint at ${req.method} ${req.url.split('?')[0]}`)),
+  );
   app.setNotFoundHandler((req, reply) => reply.status(404).send(errorBody('not_found', `Nothing at ${req.method} ${req.url.split('?')[0]}`)));
 
   if (config.webBuildDir && fs.existsSync(path.join(config.webBuildDir, 'server/index.js'))) {
@@ -150,5 +152,3 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   }
   return app;
 }
-
-

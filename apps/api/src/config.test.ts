@@ -3,7 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_SANDBOX_SECRET, checkProductionSafety, ConfigError, LOG_REDACT, loadConfig, productionProblems, redactSecrets, SECRET_SETTINGS, secretFromEnv } from './config.ts';
+import {
+  BUILT_IN_SANDBOX_SECRET,
+  checkProductionSafety,
+  ConfigError,
+  LOG_REDACT,
+  loadConfig,
+  productionProblems,
+  redactSecrets,
+  SECRET_SETTINGS,
+  secretFromEnv,
+} from './config.ts';
 
 // Safe production defaults and secrets from files (docs/decisions/0027).
 
@@ -142,7 +152,9 @@ describe('checkProductionSafety', () => {
     expect(problems({ NODE_ENV: 'production', PAYMENT_SANDBOX_SECRET: BUILT_IN_SANDBOX_SECRET })).toEqual([
       expect.stringContaining('for a demo, ALLOW_TEST_PAYMENTS=1 and a PAYMENT_SANDBOX_SECRET of its own'),
     ]);
-    expect(problems({ NODE_ENV: 'production', PAYMENT_SANDBOX_SECRET: 'a-real-random-secret' })).toEqual([expect.stringMatching(/for a demo, ALLOW_TEST_PAYMENTS=1\)$/)]);
+    expect(problems({ NODE_ENV: 'production', PAYMENT_SANDBOX_SECRET: 'a-real-random-secret' })).toEqual([
+      expect.stringMatching(/for a demo, ALLOW_TEST_PAYMENTS=1\)$/),
+    ]);
   });
 
   it('never puts a secret value in its message', () => {
@@ -156,7 +168,10 @@ describe('checkProductionSafety', () => {
 describe('redactSecrets', () => {
   it('hides secret values and URL passwords in error text', () => {
     const env = { DATABASE_URL: 'postgres://shop:p%40ss-word@db.internal:5432/shop', METRICS_TOKEN: 'tok-1234567890' };
-    const text = redactSecrets('connect to postgres://shop:p%40ss-word@db.internal:5432/shop failed; password p@ss-word; token tok-1234567890; other smtp://u:pw@mail:25', env);
+    const text = redactSecrets(
+      'connect to postgres://shop:p%40ss-word@db.internal:5432/shop failed; password p@ss-word; token tok-1234567890; other smtp://u:pw@mail:25',
+      env,
+    );
     expect(text).not.toContain('p%40ss-word');
     expect(text).not.toContain('p@ss-word');
     expect(text).not.toContain('tok-1234567890');

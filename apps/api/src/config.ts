@@ -5,9 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export type DbConfig =
-  | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; schema?: string };
+export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
 
 export interface AppConfig {
   port: number;
@@ -170,7 +168,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           ? {
               storeId: env.SSLCOMMERZ_STORE_ID,
               storePassword: secretFromEnv(env, 'SSLCOMMERZ_STORE_PASSWORD')!,
-              baseUrl: (env.SSLCOMMERZ_BASE_URL || (env.SSLCOMMERZ_SANDBOX === '1' || env.SSLCOMMERZ_SANDBOX === 'true' ? 'https://sandbox.sslcommerz.com' : 'https://securepay.sslcommerz.com')).replace(/\/$/, ''),
+              baseUrl: (
+                env.SSLCOMMERZ_BASE_URL ||
+                (env.SSLCOMMERZ_SANDBOX === '1' || env.SSLCOMMERZ_SANDBOX === 'true' ? 'https://sandbox.sslcommerz.com' : 'https://securepay.sslcommerz.com')
+              ).replace(/\/$/, ''),
               timeoutMs: positive(env.SSLCOMMERZ_TIMEOUT_MS, 20_000),
             }
           : null,
@@ -221,7 +222,10 @@ export function parseTrustProxy(value: string | undefined): false | number | str
   if (v === '' || v === '0' || v.toLowerCase() === 'false') return false;
   if (v.toLowerCase() === 'true') return 1;
   if (/^\d+$/.test(v)) return Number(v);
-  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const bad = entries.filter((e) => !PROXY_RANGE_NAMES.has(e) && !isAddressOrRange(e));
   if (!entries.length || bad.length) {
     throw new Error(
@@ -313,12 +317,18 @@ export function productionProblems(config: AppConfig, env: NodeJS.ProcessEnv): s
   const pay = config.payments;
   const builtIn = (name: SecretSetting, value: string | null | undefined) => !!value && !!KNOWN_SECRET_VALUES[name]?.includes(value);
   if (pay.provider === 'sandbox' && !demo) {
-    const orDemo = builtIn('PAYMENT_SANDBOX_SECRET', pay.sandboxSecret) ? 'ALLOW_TEST_PAYMENTS=1 and a PAYMENT_SANDBOX_SECRET of its own' : 'ALLOW_TEST_PAYMENTS=1';
-    problems.push(`PAYMENT_PROVIDER is the built-in test gateway: set PAYMENT_PROVIDER=sslcommerz with SSLCOMMERZ_STORE_ID and SSLCOMMERZ_STORE_PASSWORD (or, for a demo, ${orDemo})`);
+    const orDemo = builtIn('PAYMENT_SANDBOX_SECRET', pay.sandboxSecret)
+      ? 'ALLOW_TEST_PAYMENTS=1 and a PAYMENT_SANDBOX_SECRET of its own'
+      : 'ALLOW_TEST_PAYMENTS=1';
+    problems.push(
+      `PAYMENT_PROVIDER is the built-in test gateway: set PAYMENT_PROVIDER=sslcommerz with SSLCOMMERZ_STORE_ID and SSLCOMMERZ_STORE_PASSWORD (or, for a demo, ${orDemo})`,
+    );
   } else if (pay.provider === 'sslcommerz' && !pay.sslcommerz) {
     problems.push('PAYMENT_PROVIDER=sslcommerz needs SSLCOMMERZ_STORE_ID and SSLCOMMERZ_STORE_PASSWORD (or SSLCOMMERZ_STORE_PASSWORD_FILE)');
   } else if (pay.sslcommerz && !demo && new URL(pay.sslcommerz.baseUrl).hostname !== 'securepay.sslcommerz.com') {
-    problems.push(`SSLCommerz points at ${new URL(pay.sslcommerz.baseUrl).host}, not the live gateway: unset SSLCOMMERZ_SANDBOX and SSLCOMMERZ_BASE_URL (or ALLOW_TEST_PAYMENTS=1 for a demo)`);
+    problems.push(
+      `SSLCommerz points at ${new URL(pay.sslcommerz.baseUrl).host}, not the live gateway: unset SSLCOMMERZ_SANDBOX and SSLCOMMERZ_BASE_URL (or ALLOW_TEST_PAYMENTS=1 for a demo)`,
+    );
   }
   // Only the secrets in use: the sandbox secret means nothing with SSLCommerz (and, outside
   // a demo, the sandbox itself is refused above).
@@ -328,7 +338,8 @@ export function productionProblems(config: AppConfig, env: NodeJS.ProcessEnv): s
     METRICS_TOKEN: config.metrics.token,
   };
   for (const [name, value] of Object.entries(inUse) as [SecretSetting, string | null | undefined][]) {
-    if (builtIn(name, value)) problems.push(`${name} is a built-in or example value: set ${name} (or ${name}_FILE) to a long random value (openssl rand -hex 32)`);
+    if (builtIn(name, value))
+      problems.push(`${name} is a built-in or example value: set ${name} (or ${name}_FILE) to a long random value (openssl rand -hex 32)`);
   }
   return problems;
 }
@@ -377,7 +388,16 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
  * serializer or a log line ever includes them).
  */
 export const LOG_REDACT = {
-  paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-auth-token"]', 'headers.authorization', 'headers.cookie', 'headers["x-auth-token"]', 'res.headers["set-cookie"]', 'config'],
+  paths: [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'req.headers["x-auth-token"]',
+    'headers.authorization',
+    'headers.cookie',
+    'headers["x-auth-token"]',
+    'res.headers["set-cookie"]',
+    'config',
+  ],
   censor: '[redacted]',
 };
 

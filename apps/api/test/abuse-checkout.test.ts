@@ -37,7 +37,11 @@ describe("a guest's Idempotency-Key belongs to the guest's device", () => {
     expect(first.status, first.text).toBe(201);
 
     // Another device, the same address, or no device at all: all strangers.
-    const strangers: Record<string, string>[] = [{ 'x-device-id': randomUUID(), 'x-forwarded-for': uniqueIp() }, { 'x-forwarded-for': uniqueIp() }, { 'x-device-id': 'no-storage', 'x-forwarded-for': uniqueIp() }];
+    const strangers: Record<string, string>[] = [
+      { 'x-device-id': randomUUID(), 'x-forwarded-for': uniqueIp() },
+      { 'x-forwarded-for': uniqueIp() },
+      { 'x-device-id': 'no-storage', 'x-forwarded-for': uniqueIp() },
+    ];
     for (const stranger of strangers) {
       const res = await checkout(t, body, { 'idempotency-key': key, ...stranger });
       expectApiError(res, 409, 'idempotency_key_reused');
@@ -75,7 +79,9 @@ describe("a guest's Idempotency-Key belongs to the guest's device", () => {
     const key = randomUUID();
     const devices = [randomUUID(), randomUUID()];
     const before = await countRows(t.db.kysely, 'sales');
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => checkout(t, body, { 'idempotency-key': key, 'x-forwarded-for': uniqueIp(), 'x-device-id': devices[i % 2] })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => checkout(t, body, { 'idempotency-key': key, 'x-forwarded-for': uniqueIp(), 'x-device-id': devices[i % 2] })),
+    );
     expect(await countRows(t.db.kysely, 'sales')).toBe(before + 1);
     const placed = await t.db.kysely.selectFrom('checkout_keys').select('sale_id').where('key', '=', key).executeTakeFirstOrThrow();
     const invoice = (await t.db.kysely.selectFrom('sales').select('invoice_id').where('id', '=', placed.sale_id).executeTakeFirstOrThrow()).invoice_id;
@@ -121,7 +127,8 @@ describe("strangers cannot spend an order's payment checks", () => {
     const c = await signUp(t);
     const { invoiceId, sku } = await cardOrder(c.auth);
     // A stranger's refused cancels and failures do not reach the provider and count nothing.
-    for (let i = 0; i < PROVIDER_CHECKS_PER_ORDER + 5; i++) expectApiError(await patch(i % 2 ? 'cancel' : 'failure', invoiceId, { 'x-forwarded-for': uniqueIp() }), 404, 'not_found');
+    for (let i = 0; i < PROVIDER_CHECKS_PER_ORDER + 5; i++)
+      expectApiError(await patch(i % 2 ? 'cancel' : 'failure', invoiceId, { 'x-forwarded-for': uniqueIp() }), 404, 'not_found');
     // Strangers from many addresses together are bounded too, without the owner's share.
     let limited = 0;
     for (let i = 0; i < 3 * PROVIDER_CHECKS_PER_ORDER + 5; i++) {
@@ -141,7 +148,14 @@ describe("strangers cannot spend an order's payment checks", () => {
 
   it("the payer coming back without cookies, showing the session's tran_id, is counted apart from strangers", async () => {
     const { invoiceId } = await cardOrder();
-    const tranId = (await t.db.kysely.selectFrom('payments').innerJoin('sales', 'sales.id', 'payments.sale_id').select('payments.tran_id').where('sales.invoice_id', '=', invoiceId).executeTakeFirstOrThrow()).tran_id;
+    const tranId = (
+      await t.db.kysely
+        .selectFrom('payments')
+        .innerJoin('sales', 'sales.id', 'payments.sale_id')
+        .select('payments.tran_id')
+        .where('sales.invoice_id', '=', invoiceId)
+        .executeTakeFirstOrThrow()
+    ).tran_id;
     const stranger = { 'x-forwarded-for': uniqueIp() };
     for (let i = 0; i <= PROVIDER_CHECKS_PER_ORDER; i++) await patch('confirm', invoiceId, stranger);
     expectApiError(await patch('confirm', invoiceId, stranger), 429, 'rate_limited');

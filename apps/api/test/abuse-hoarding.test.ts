@@ -32,7 +32,10 @@ async function freshSkus(n: number, stock = 200): Promise<TestSku[]> {
   return out;
 }
 
-const order = (lines: { sku: TestSku; quantity: number }[], opts: { ip: string; method?: 'cod' | 'later' | 'card'; contact?: { name: string; mobile: string; email: string } | null; headers?: Record<string, string> }) =>
+const order = (
+  lines: { sku: TestSku; quantity: number }[],
+  opts: { ip: string; method?: 'cod' | 'later' | 'card'; contact?: { name: string; mobile: string; email: string } | null; headers?: Record<string, string> },
+) =>
   checkout(
     t,
     {
@@ -180,15 +183,21 @@ describe('limits per contact and per customer', () => {
   it('one guest mobile may place 5 checkouts an hour', async () => {
     const [sku] = await freshSkus(1, 500);
     const mobile = uniqueMobile();
-    for (let i = 0; i < d.perContact; i++) expect((await order([{ sku, quantity: 1 }], { ip: uniqueIp(), contact: { name: 'B', mobile, email: uniqueEmail() } })).status).toBe(201);
-    expectApiError(await order([{ sku, quantity: 1 }], { ip: uniqueIp(), contact: { name: 'B', mobile: `+88${mobile}`, email: uniqueEmail() } }), 429, 'rate_limited');
+    for (let i = 0; i < d.perContact; i++)
+      expect((await order([{ sku, quantity: 1 }], { ip: uniqueIp(), contact: { name: 'B', mobile, email: uniqueEmail() } })).status).toBe(201);
+    expectApiError(
+      await order([{ sku, quantity: 1 }], { ip: uniqueIp(), contact: { name: 'B', mobile: `+88${mobile}`, email: uniqueEmail() } }),
+      429,
+      'rate_limited',
+    );
   });
 
   it('a signed-in customer may place 10 checkouts an hour, and a stranger using their email does not lock them out', async () => {
     const [sku] = await freshSkus(1, 500);
     const c = await signUp(t);
     // A stranger types the customer's email into five guest checkouts.
-    for (let i = 0; i < d.perContact; i++) await order([{ sku, quantity: 1 }], { ip: uniqueIp(), contact: { name: 'X', mobile: uniqueMobile(), email: c.email } });
+    for (let i = 0; i < d.perContact; i++)
+      await order([{ sku, quantity: 1 }], { ip: uniqueIp(), contact: { name: 'X', mobile: uniqueMobile(), email: c.email } });
     for (let i = 0; i < d.perCustomer; i++) {
       const res = await order([{ sku, quantity: 1 }], { ip: uniqueIp(), contact: null, headers: { 'x-auth-token': c.token } });
       expect(res.status, res.text).toBe(201);
@@ -206,7 +215,14 @@ describe('limits per contact and per customer', () => {
     expect((await t.api(`/api/checkouts/failure?invoiceId=${card.body.invoiceId}`, { method: 'PATCH', json: {}, headers: owner })).status).toBe(200);
     expect(await stockOf(t.db.kysely, lines[0].id)).toBe(200);
     // Meanwhile the same email holds 30 units cash on delivery: one more is over the cap.
-    expect((await order(lines.map((sku) => ({ sku, quantity: 10 })), { ip: uniqueIp(), contact: { ...contact, mobile: uniqueMobile() } })).status).toBe(201);
+    expect(
+      (
+        await order(
+          lines.map((sku) => ({ sku, quantity: 10 })),
+          { ip: uniqueIp(), contact: { ...contact, mobile: uniqueMobile() } },
+        )
+      ).status,
+    ).toBe(201);
     expectApiError(await t.api(`/api/checkouts/payments?invoiceId=${card.body.invoiceId}`, { method: 'POST', headers: owner }), 409, 'unpaid_limit');
     expect(await stockOf(t.db.kysely, lines[0].id)).toBe(190);
   });
@@ -216,7 +232,8 @@ describe('limits per contact and per customer', () => {
     const [sku] = await freshSkus(1, 50);
     const email = uniqueEmail();
     const ip = uniqueIp();
-    for (let i = 0; i < 8; i++) expectApiError(await order([{ sku: gone, quantity: 1 }], { ip, contact: { name: 'C', mobile: uniqueMobile(), email } }), 409, 'out_of_stock');
+    for (let i = 0; i < 8; i++)
+      expectApiError(await order([{ sku: gone, quantity: 1 }], { ip, contact: { name: 'C', mobile: uniqueMobile(), email } }), 409, 'out_of_stock');
     expect((await order([{ sku, quantity: 1 }], { ip, contact: { name: 'C', mobile: uniqueMobile(), email } })).status).toBe(201);
   });
 });
@@ -238,9 +255,17 @@ describe('bookings that are not paid are released', () => {
     const cod = await order([{ sku: other, quantity: 2 }], { ip, method: 'cod' });
     const proofed = await order([{ sku: other, quantity: 3 }], { ip, method: 'later' });
     const token = proofed.body.accessToken as string;
-    const file = await t.api('/api/files', { method: 'POST', body: uploadForm({ bytes: pngBytes(), name: 'deposit-slip.png', contentType: 'image/png' }), headers: { 'x-forwarded-for': ip } });
+    const file = await t.api('/api/files', {
+      method: 'POST',
+      body: uploadForm({ bytes: pngBytes(), name: 'deposit-slip.png', contentType: 'image/png' }),
+      headers: { 'x-forwarded-for': ip },
+    });
     expect(file.status, file.text).toBe(200);
-    const attach = await t.api('/api/sales/payments/attachments', { method: 'PATCH', json: { id: proofed.body.saleId, fileUuid: file.body.uuid }, headers: { 'x-order-token': token, 'x-forwarded-for': ip } });
+    const attach = await t.api('/api/sales/payments/attachments', {
+      method: 'PATCH',
+      json: { id: proofed.body.saleId, fileUuid: file.body.uuid },
+      headers: { 'x-order-token': token, 'x-forwarded-for': ip },
+    });
     expect(attach.status, attach.text).toBe(200);
     expect(await stockOf(t.db.kysely, sku.id)).toBe(16);
     expect(await stockOf(t.db.kysely, other.id)).toBe(15);
@@ -259,7 +284,12 @@ describe('bookings that are not paid are released', () => {
     expect(view.body.history.at(-1).note).toMatch(/not paid within 48 hours.*4 items returned to stock/i);
     expect(view.body.history.filter((h: { status: string }) => h.status === 'cancelled')).toHaveLength(1);
     // The shopper was told when it was booked until when, and that it was released.
-    const mails = await t.db.kysely.selectFrom('mail_outbox').select(['subject', 'text_body']).where('subject', 'like', `%${booking.body.invoiceId}%`).orderBy('id').execute();
+    const mails = await t.db.kysely
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('subject', 'like', `%${booking.body.invoiceId}%`)
+      .orderBy('id')
+      .execute();
     expect(mails.map((m) => m.subject)).toEqual([`Booking ${booking.body.invoiceId} — booked`, `Booking ${booking.body.invoiceId} — released`]);
     expect(mails[0].text_body).toMatch(/held for you until \d{1,2} \w+ \d{4}/);
 

@@ -92,12 +92,20 @@ describe('coupon guessing is counted on every path (docs/decisions/0014)', () =>
     return s;
   };
   const apply = (code: string, sku: TestSku, ip: string) =>
-    proxied.api(`/api/discount/coupons/apply?code=${encodeURIComponent(code)}&items=${encodeURIComponent(encodeCartItems([{ skuCode: sku.code, quantity: 1 }]))}`, {
+    proxied.api(
+      `/api/discount/coupons/apply?code=${encodeURIComponent(code)}&items=${encodeURIComponent(encodeCartItems([{ skuCode: sku.code, quantity: 1 }]))}`,
+      {
+        headers: { 'x-forwarded-for': ip },
+      },
+    );
+  const quote = (code: string, sku: TestSku, ip: string) =>
+    proxied.api('/api/carts/quote', {
+      method: 'POST',
+      json: { lines: [{ skuCode: sku.code, quantity: 1 }], couponCode: code },
       headers: { 'x-forwarded-for': ip },
     });
-  const quote = (code: string, sku: TestSku, ip: string) =>
-    proxied.api('/api/carts/quote', { method: 'POST', json: { lines: [{ skuCode: sku.code, quantity: 1 }], couponCode: code }, headers: { 'x-forwarded-for': ip } });
-  const order = (code: string, sku: TestSku, ip: string) => checkout(proxied, checkoutBody([{ skuCode: sku.code, quantity: 1 }], { couponCode: code }), { 'x-forwarded-for': ip });
+  const order = (code: string, sku: TestSku, ip: string) =>
+    checkout(proxied, checkoutBody([{ skuCode: sku.code, quantity: 1 }], { couponCode: code }), { 'x-forwarded-for': ip });
   const misses = async (ip: string) =>
     Number((await proxied.db.kysely.selectFrom('rate_limits').select('hits').where('key', '=', `coupon-miss:${ip}`).executeTakeFirst())?.hits ?? 0);
 
@@ -161,7 +169,13 @@ describe('coupon guessing is counted on every path (docs/decisions/0014)', () =>
       usedUp: `PRIVGONE${tag}`,
       inactive: `PRIVOFF${tag}`,
     };
-    await addCoupon(proxied.db.kysely, { code: hidden.expired, value: 10_000, minimumOrder: 5_000, isPublic: false, endsAt: new Date(Date.now() - day).toISOString() });
+    await addCoupon(proxied.db.kysely, {
+      code: hidden.expired,
+      value: 10_000,
+      minimumOrder: 5_000,
+      isPublic: false,
+      endsAt: new Date(Date.now() - day).toISOString(),
+    });
     await addCoupon(proxied.db.kysely, { code: hidden.notStarted, value: 10_000, isPublic: false, startsAt: new Date(Date.now() + day).toISOString() });
     await addCoupon(proxied.db.kysely, { code: hidden.usedUp, value: 10_000, isPublic: false, usageLimit: 0 });
     await addCoupon(proxied.db.kysely, { code: hidden.inactive, value: 10_000, isPublic: false, active: false });
@@ -207,7 +221,11 @@ describe('changing the password is limited however many guesses arrive at once',
     for (const r of checked) expectApiError(r, 400, 'wrong_password');
     for (const r of answers.filter((x) => x.status !== 400)) expectApiError(r, 429, 'rate_limited');
     expect(checked.length).toBeLessThanOrEqual(limit);
-    const right = await proxied.api('/api/auth/change', { method: 'POST', json: { currentPassword: c.password, newPassword: 'new-secret-9' }, headers: c.auth });
+    const right = await proxied.api('/api/auth/change', {
+      method: 'POST',
+      json: { currentPassword: c.password, newPassword: 'new-secret-9' },
+      headers: c.auth,
+    });
     expectApiError(right, 429, 'rate_limited');
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
   });

@@ -55,12 +55,24 @@ describe('forgot password does the same work for an unknown email as for a known
       await app.listen({ host: '127.0.0.1', port: 0 });
       const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/forgot`;
       const forgot = async (email: string) => {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': t.app.config.apiKey, 'x-forwarded-for': uniqueIp() }, body: JSON.stringify({ email }) });
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': t.app.config.apiKey, 'x-forwarded-for': uniqueIp() },
+          body: JSON.stringify({ email }),
+        });
         // Now and then a rate-limit hit also prunes old windows: not part of the answer.
         return { status: res.status, body: await res.text(), statements: recorder.statements.filter((s) => !/^delete from "rate_limits"/.test(s)) };
       };
       const c = await signUp(t);
-      const resetsOf = async () => Number((await t.db.kysely.selectFrom('password_resets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const resetsOf = async () =>
+        Number(
+          (
+            await t.db.kysely
+              .selectFrom('password_resets')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await resetsOf();
 
       const known = await forgot(c.email);
@@ -72,7 +84,11 @@ describe('forgot password does the same work for an unknown email as for a known
 
       // The account got its link; the unknown email got nothing.
       expect(await resetsOf()).toBe(before + 1);
-      await expect.poll(async () => (await t.db.kysely.selectFrom('mail_outbox').select('to_address').where('subject', '=', 'Reset your password').execute()).map((r) => r.to_address)).toEqual([c.email]);
+      await expect
+        .poll(async () =>
+          (await t.db.kysely.selectFrom('mail_outbox').select('to_address').where('subject', '=', 'Reset your password').execute()).map((r) => r.to_address),
+        )
+        .toEqual([c.email]);
     } finally {
       await app.close();
     }
@@ -86,7 +102,11 @@ describe('an internationalised email domain and its punycode form are one addres
     const ascii = `${local}@xn--bcher-kva.example`;
     const c = await signUp(t, { email: unicode });
 
-    const twice = await t.api('/api/signup', { method: 'POST', json: { source: 'DEFAULT', type: 'DEFAULT', fullName: 'Second', email: ascii.toUpperCase(), mobile: uniqueMobile(), password: 'secret-pass' }, headers: { 'x-forwarded-for': uniqueIp() } });
+    const twice = await t.api('/api/signup', {
+      method: 'POST',
+      json: { source: 'DEFAULT', type: 'DEFAULT', fullName: 'Second', email: ascii.toUpperCase(), mobile: uniqueMobile(), password: 'secret-pass' },
+      headers: { 'x-forwarded-for': uniqueIp() },
+    });
     expectApiError(twice, 409, 'duplicate_email');
 
     const signedIn = await signIn(t, ascii, c.password);
@@ -99,7 +119,8 @@ describe('an internationalised email domain and its punycode form are one addres
     expect((await t.api('/api/forgot', { method: 'POST', json: { email: ascii }, headers: { 'x-forwarded-for': uniqueIp() } })).status).toBe(200);
     expect(await t.db.kysely.selectFrom('password_resets').select('id').where('customer_id', '=', customer.id).execute()).toHaveLength(1);
 
-    const subscribe = (email: string) => t.api('/api/emails/subscriptions', { method: 'POST', json: { userId: '', email, extras: { offer: 'First order', type: 'first-time' } } });
+    const subscribe = (email: string) =>
+      t.api('/api/emails/subscriptions', { method: 'POST', json: { userId: '', email, extras: { offer: 'First order', type: 'first-time' } } });
     expect((await subscribe(ascii)).status).toBe(201);
     expectApiError(await subscribe(unicode), 409, 'already_subscribed');
   });
@@ -114,9 +135,20 @@ describe('an internationalised email domain and its punycode form are one addres
     const clash = `k${randomBytes(4).toString('hex')}`;
     // As the rows were before: the key as typed, lower-cased; and a mailbox with an account under each form.
     await db.updateTable('customers').set({ email_key: legacy }).where('email_key', '=', ascii).execute();
-    await db.updateTable('customers').set({ email_key: `${clash}@bücher.example` }).where('email', '=', both[0].email).execute();
-    await db.updateTable('customers').set({ email_key: `${clash}@xn--bcher-kva.example` }).where('email', '=', both[1].email).execute();
-    await db.insertInto('email_subscriptions').values({ email: legacy, email_key: legacy, customer_id: null, offer: '', type: '', created_at: new Date().toISOString() }).execute();
+    await db
+      .updateTable('customers')
+      .set({ email_key: `${clash}@bücher.example` })
+      .where('email', '=', both[0].email)
+      .execute();
+    await db
+      .updateTable('customers')
+      .set({ email_key: `${clash}@xn--bcher-kva.example` })
+      .where('email', '=', both[1].email)
+      .execute();
+    await db
+      .insertInto('email_subscriptions')
+      .values({ email: legacy, email_key: legacy, customer_id: null, offer: '', type: '', created_at: new Date().toISOString() })
+      .execute();
     expectApiError(await signIn(t, legacy, c.password), 401);
 
     const migration = await import('../src/db/migrations/2026-11-23-0012-installation-secrets.ts');
@@ -128,7 +160,12 @@ describe('an internationalised email domain and its punycode form are one addres
     expect((await signIn(t, legacy, c.password)).status).toBe(200);
     expect((await signIn(t, ascii, c.password)).status).toBe(200);
     expect(await db.selectFrom('email_subscriptions').select('email_key').where('email', '=', legacy).execute()).toEqual([{ email_key: ascii }]);
-    const clashed = await db.selectFrom('customers').select(['email', 'email_key']).where('email', 'in', [both[0].email, both[1].email]).orderBy('id').execute();
+    const clashed = await db
+      .selectFrom('customers')
+      .select(['email', 'email_key'])
+      .where('email', 'in', [both[0].email, both[1].email])
+      .orderBy('id')
+      .execute();
     expect(clashed.map((r) => r.email_key)).toEqual([`${clash}@bücher.example`, `${clash}@xn--bcher-kva.example`]);
   });
 });
@@ -138,8 +175,10 @@ describe('the sandbox gateway signs with a secret of this installation', () => {
     const fields = { tran_id: `SBX-NONE-${randomBytes(4).toString('hex')}`, status: 'FAILED', amount: '100.00' };
     return new URLSearchParams({ ...fields, ...signFields(fields, secret) }).toString();
   };
-  const notify = (body: string) => t.api('/payments/ipn', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' }, apiKey: null });
-  const stored = async () => (await t.db.kysely.selectFrom('installation_secrets').select('value').where('name', '=', 'payment_sandbox').executeTakeFirst())?.value;
+  const notify = (body: string) =>
+    t.api('/payments/ipn', { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' }, apiKey: null });
+  const stored = async () =>
+    (await t.db.kysely.selectFrom('installation_secrets').select('value').where('name', '=', 'payment_sandbox').executeTakeFirst())?.value;
 
   it('PAYMENT_SANDBOX_SECRET when set; otherwise none in the configuration', () => {
     expect(loadConfig({ PAYMENT_SANDBOX_SECRET: 'from-the-operator' }).payments.sandboxSecret).toBe('from-the-operator');

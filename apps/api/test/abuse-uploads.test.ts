@@ -41,7 +41,10 @@ const guest = (ip = uniqueIp()) => ({ 'x-forwarded-for': ip });
 
 async function storedBytes(app: TestApp, where: { customerId: number } | { address: string }): Promise<number> {
   let q = app.db.kysely.selectFrom('files').select((e) => e.fn.coalesce(e.fn.sum<number>('size'), e.lit(0)).as('n'));
-  q = 'customerId' in where ? q.where('owner_customer_id', '=', where.customerId) : q.where('owner_customer_id', 'is', null).where('owner_address', '=', where.address);
+  q =
+    'customerId' in where
+      ? q.where('owner_customer_id', '=', where.customerId)
+      : q.where('owner_customer_id', 'is', null).where('owner_address', '=', where.address);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
@@ -49,7 +52,15 @@ async function customerId(app: TestApp, email: string): Promise<number> {
   return (await app.db.kysely.selectFrom('customers').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 }
 
-const countFiles = async (app: TestApp) => Number((await app.db.kysely.selectFrom('files').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countFiles = async (app: TestApp) =>
+  Number(
+    (
+      await app.db.kysely
+        .selectFrom('files')
+        .select((e) => e.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 // The main app: a customer may keep 300 KB, the guests of one address 200 KB.
 const LIMITS = { customerQuotaBytes: 300 * KB, guestQuotaBytes: 200 * KB, guestTotalBytes: 50 * MB, guestFileRetentionMs: 24 * HOUR };
@@ -106,7 +117,16 @@ describe('per-customer quota', () => {
     for (const a of answers.filter((a) => a.status === 413)) expectApiError(a, 413, 'quota_exceeded');
     expect(await storedBytes(t, { customerId: await customerId(t, c.email) })).toBe(3 * 90 * KB);
     // Nothing is left reserved once they are all answered.
-    expect(Number((await t.db.kysely.selectFrom('file_quota_holds').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(0);
+    expect(
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('file_quota_holds')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(0);
   });
 });
 
@@ -135,7 +155,12 @@ describe('per-guest quota (per client address)', () => {
   it('a body of unknown length (chunked) is cut off at what is left, answered 413 quota_exceeded, and leaves nothing behind', async () => {
     const ip = uniqueIp();
     const form = streamedForm(byteStream(1 * MB, pngBytes()), 'chunked.png');
-    const res = await rawRequest(t.baseUrl, { method: 'POST', path: '/api/files', headers: { ...guest(ip), 'content-type': form.contentType }, body: form.body });
+    const res = await rawRequest(t.baseUrl, {
+      method: 'POST',
+      path: '/api/files',
+      headers: { ...guest(ip), 'content-type': form.contentType },
+      body: form.body,
+    });
     expect(res.status, res.body).toBe(413);
     expect(JSON.parse(res.body).error.code).toBe('quota_exceeded');
     expect(await storedBytes(t, { address: ip })).toBe(0);
@@ -148,7 +173,11 @@ describe('per-guest quota (per client address)', () => {
     // An open multipart upload of exactly 200 KB takes all of the address's room.
     const all = await t.api('/api/files/multipart/start', { method: 'POST', json: { filename: 'a.png', size: 200 * KB, type: 'image' }, headers: guest(ip) });
     expect(all.status, all.text).toBe(200);
-    const res = await t.api('/api/files/from-url', { method: 'POST', json: { sourceUrl: 'https://images.example.com/sofa.png', type: 'image' }, headers: guest(ip) });
+    const res = await t.api('/api/files/from-url', {
+      method: 'POST',
+      json: { sourceUrl: 'https://images.example.com/sofa.png', type: 'image' },
+      headers: guest(ip),
+    });
     expectApiError(res, 413, 'quota_exceeded');
   });
 });
@@ -171,7 +200,14 @@ describe('multipart uploads reserve their declared size', () => {
   it('a declared size over what is left is refused before any part is sent', async () => {
     const c = await signUp(t);
     expectApiError(await start(26 * MB, c.auth), 413, 'quota_exceeded');
-    expect(await t.db.kysely.selectFrom('file_uploads').select('id').where('name', '=', 'slip.png').where('owner_customer_id', '=', await customerId(t, c.email)).execute()).toEqual([]);
+    expect(
+      await t.db.kysely
+        .selectFrom('file_uploads')
+        .select('id')
+        .where('name', '=', 'slip.png')
+        .where('owner_customer_id', '=', await customerId(t, c.email))
+        .execute(),
+    ).toEqual([]);
   });
 
   it('a completed upload counts once, as its file', async () => {
@@ -179,7 +215,11 @@ describe('multipart uploads reserve their declared size', () => {
     const bytes = png(150 * KB);
     const up = (await start(bytes.length, c.auth)).body;
     expect(up.parts).toHaveLength(1);
-    const put = await fetch(`${t.baseUrl}${up.parts[0].url}`, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/octet-stream', ...c.auth } });
+    const put = await fetch(`${t.baseUrl}${up.parts[0].url}`, {
+      method: 'PUT',
+      body: new Uint8Array(bytes),
+      headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/octet-stream', ...c.auth },
+    });
     expect(put.status, await put.clone().text()).toBe(200);
     const done = await t.api(`/api/files/multipart/${up.uuid}/complete`, { method: 'POST', headers: c.auth });
     expect(done.status, done.text).toBe(200);
@@ -199,7 +239,11 @@ describe('the room kept for all guests', () => {
       const full = await uploadAs(app, 150 * KB, guest(ip));
       expectApiError(full, 507, 'storage_full');
       expect(full.body.error.message).toMatch(/sign in/i);
-      expectApiError(await app.api('/api/files/multipart/start', { method: 'POST', json: { filename: 'a.png', size: 150 * KB, type: 'image' }, headers: guest(ip) }), 507, 'storage_full');
+      expectApiError(
+        await app.api('/api/files/multipart/start', { method: 'POST', json: { filename: 'a.png', size: 150 * KB, type: 'image' }, headers: guest(ip) }),
+        507,
+        'storage_full',
+      );
       const c = await signUp(app);
       expect((await uploadAs(app, 150 * KB, c.auth)).status).toBe(200);
       // What is left for guests is still theirs.
@@ -237,9 +281,13 @@ describe('the room kept for all guests', () => {
 describe('the sweep of unclaimed guest files', () => {
   const fileRow = (uuid: string) => t.db.kysely.selectFrom('files').selectAll().where('uuid', '=', uuid).executeTakeFirst();
   const age = (uuid: string, hours: number) =>
-    t.db.kysely.updateTable('files').set({ created_at: new Date(Date.now() - hours * HOUR).toISOString() }).where('uuid', '=', uuid).execute();
+    t.db.kysely
+      .updateTable('files')
+      .set({ created_at: new Date(Date.now() - hours * HOUR).toISOString() })
+      .where('uuid', '=', uuid)
+      .execute();
 
-  it('deletes an old guest file nothing refers to (row and bytes), and keeps a payment proof, a recent file and customers\' files', async () => {
+  it("deletes an old guest file nothing refers to (row and bytes), and keeps a payment proof, a recent file and customers' files", async () => {
     const ip = uniqueIp();
     const up = async (headers: Record<string, string>) => {
       const res = await uploadAs(t, 2 * KB, headers);
@@ -304,6 +352,10 @@ describe('the sweep of unclaimed guest files', () => {
 
 it('a file over 50 MB is still payload_too_large, whatever room is left', async () => {
   const c = await signUp(t);
-  const res = await t.api('/api/files/multipart/start', { method: 'POST', json: { filename: 'a.png', size: UPLOAD.maxBytes + 1, type: 'image' }, headers: c.auth });
+  const res = await t.api('/api/files/multipart/start', {
+    method: 'POST',
+    json: { filename: 'a.png', size: UPLOAD.maxBytes + 1, type: 'image' },
+    headers: c.auth,
+  });
   expectApiError(res, 413, 'payload_too_large');
 });

@@ -12,8 +12,24 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const home = { fullName: 'Rahim Uddin', phone: '01711-223344', division: 'Dhaka', district: 'Dhaka', area: 'Gulshan 2', addressLine: 'House 12, Road 71', label: 'Home' };
-const office = { fullName: 'Rahim Uddin', phone: '+8801811223344', division: 'Chattogram', district: "Cox's Bazar", area: 'Kolatoli', addressLine: 'Hotel Road 3', label: 'Office' };
+const home = {
+  fullName: 'Rahim Uddin',
+  phone: '01711-223344',
+  division: 'Dhaka',
+  district: 'Dhaka',
+  area: 'Gulshan 2',
+  addressLine: 'House 12, Road 71',
+  label: 'Home',
+};
+const office = {
+  fullName: 'Rahim Uddin',
+  phone: '+8801811223344',
+  division: 'Chattogram',
+  district: "Cox's Bazar",
+  area: 'Kolatoli',
+  addressLine: 'Hotel Road 3',
+  label: 'Office',
+};
 
 const create = (c: TestCustomer, body: Record<string, unknown>) => t.api('/api/addresses', { method: 'POST', json: body, headers: c.auth });
 const search = (c: TestCustomer, body: Record<string, unknown> = {}) => t.api('/api/addresses/search', { method: 'POST', json: body, headers: c.auth });
@@ -78,7 +94,11 @@ describe('addresses', () => {
     const c = await signUp(t);
     const res = await create(c, { ...home, district: 'Sylhet', phone: '12345', area: '' });
     expectApiError(res, 400, 'validation_error');
-    expect(res.body.error.fields).toEqual({ phone: ACCOUNT_MESSAGES.mobileInvalid, district: ACCOUNT_MESSAGES.districtRequired, area: ACCOUNT_MESSAGES.areaRequired });
+    expect(res.body.error.fields).toEqual({
+      phone: ACCOUNT_MESSAGES.mobileInvalid,
+      district: ACCOUNT_MESSAGES.districtRequired,
+      area: ACCOUNT_MESSAGES.areaRequired,
+    });
     expectApiError(await create(c, { ...home, division: 'Atlantis' }), 400, 'validation_error');
     expectApiError(await create(c, {}), 400, 'validation_error');
   });

@@ -87,7 +87,11 @@ describe('PUT /api/customers', () => {
   it('cannot be used by a guest, and ignores fields it does not know (no email change here)', async () => {
     expectApiError(await t.api('/api/customers', { method: 'PUT', json: { fullName: 'X', mobile: '01711000111' } }), 401);
     const c = await signUp(t);
-    const res = await t.api('/api/customers', { method: 'PUT', json: { fullName: 'X', mobile: c.mobile, email: 'evil@example.com', userId: 'x' }, headers: c.auth });
+    const res = await t.api('/api/customers', {
+      method: 'PUT',
+      json: { fullName: 'X', mobile: c.mobile, email: 'evil@example.com', userId: 'x' },
+      headers: c.auth,
+    });
     expect(res.status).toBe(200);
     expect(res.body.email).toBe(c.email);
     expect(res.body.userId).toBe(c.userId);
@@ -154,7 +158,9 @@ describe('POST /api/auth/change', () => {
     const c = await signUp(t);
     const limit = t.app.config.accounts.signInPerAccount;
     for (let i = 0; i < limit; i++) {
-      expect((await t.api('/api/auth/change', { method: 'POST', json: { currentPassword: `guess-${i}-x`, newPassword: 'new-secret-9' }, headers: c.auth })).status).toBe(400);
+      expect(
+        (await t.api('/api/auth/change', { method: 'POST', json: { currentPassword: `guess-${i}-x`, newPassword: 'new-secret-9' }, headers: c.auth })).status,
+      ).toBe(400);
     }
     const blocked = await t.api('/api/auth/change', { method: 'POST', json: { currentPassword: c.password, newPassword: 'new-secret-9' }, headers: c.auth });
     expectApiError(blocked, 429, 'rate_limited');

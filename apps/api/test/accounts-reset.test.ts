@@ -102,7 +102,11 @@ describe('POST /api/forgot and /api/forgot/reset', () => {
     const b = smtp.mails.length;
     await forgot(c.email);
     const [mail] = (await smtp.waitFor(b + 1)).slice(b);
-    await t.db.kysely.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('used_at', 'is', null).execute();
+    await t.db.kysely
+      .updateTable('password_resets')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('used_at', 'is', null)
+      .execute();
     expectApiError(await reset(tokenIn(mail.body), 'expired-pass-1'), 400, 'invalid_token');
   });
 

@@ -8,7 +8,7 @@ import { expectApiError } from './helpers/assertions.ts';
 import { signIn, signUp, uniqueEmail, uniqueIp, uniqueMobile } from './helpers/accounts.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
-// Sign-up, sign-in, sessions and sign-in limits (issue #5), over real HTTP on a real
+// Sign-up, sign-in, sessions and sign-in limits, over real HTTP on a real
 // database. The app trusts X-Forwarded-For here so each test has a client address of its own.
 
 let t: TestApp;
@@ -96,9 +96,7 @@ describe('POST /api/signup', () => {
 
   it('creates one account when the same email signs up ten times at once', async () => {
     const email = uniqueEmail();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => signup({ fullName: 'Racer', email, mobile: uniqueMobile(), password: 'secret-pass' })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => signup({ fullName: 'Racer', email, mobile: uniqueMobile(), password: 'secret-pass' })));
     expect(results.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('duplicate_email');
     const rows = await t.db.kysely.selectFrom('customers').select('id').where('email_key', '=', email).execute();
@@ -124,7 +122,11 @@ describe('POST /api/signin/customers', () => {
     for (const userName of [c.email, c.email.toUpperCase(), c.mobile, `+88${c.mobile}`, `${c.mobile.slice(0, 5)} ${c.mobile.slice(5)}`]) {
       const res = await signIn(t, userName, c.password);
       expect(res.status, userName).toBe(200);
-      expect(res.body).toMatchObject({ userId: c.userId, email: c.email, profile: { name: c.fullName, userId: c.userId, imageUrl: null, subscriptionStatus: 'NOT_SUBSCRIBED' } });
+      expect(res.body).toMatchObject({
+        userId: c.userId,
+        email: c.email,
+        profile: { name: c.fullName, userId: c.userId, imageUrl: null, subscriptionStatus: 'NOT_SUBSCRIBED' },
+      });
       expect(res.body.authToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(res.body.authToken).not.toBe(c.token);
     }

@@ -24,7 +24,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const set = (c: TestCustomer, body: Record<string, unknown>) => t.api('/api/wishlists/items', { method: 'POST', json: body, headers: c.auth });
-const list = (c: TestCustomer, body: Record<string, unknown> = WISHLIST_SEARCH) => t.api('/api/wishlists/items/search', { method: 'POST', json: body, headers: c.auth });
+const list = (c: TestCustomer, body: Record<string, unknown> = WISHLIST_SEARCH) =>
+  t.api('/api/wishlists/items/search', { method: 'POST', json: body, headers: c.auth });
 
 describe('wishlist', () => {
   it('adds an item with itemId, skuCode, userId and wishlistId, and the product to show', async () => {
@@ -83,7 +84,12 @@ describe('wishlist', () => {
     expect(first.status).toBe(200);
     expect(first.body.list).toHaveLength(10);
     expect(first.body).toMatchObject({ nextPageToken: '2', count: 12 });
-    expect(first.body.list.map((i: { skuCode: string }) => i.skuCode)).toEqual(chosen.slice(2).reverse().map((s) => s.skuCode));
+    expect(first.body.list.map((i: { skuCode: string }) => i.skuCode)).toEqual(
+      chosen
+        .slice(2)
+        .reverse()
+        .map((s) => s.skuCode),
+    );
     const second = await list(c, { ...WISHLIST_SEARCH, page: 2 });
     expect(second.body.list.map((i: { skuCode: string }) => i.skuCode)).toEqual([chosen[1].skuCode, chosen[0].skuCode]);
     expect(second.body.nextPageToken).toBe('');

@@ -7,7 +7,7 @@ import { ADDRESS, checkout, checkoutBody, plainSkus, setStock } from './helpers/
 import { pngBytes, uploadForm } from './helpers/files.ts';
 import { type ApiResponse, startTestApp, type TestApp } from './helpers/test-app.ts';
 
-// The authorization matrix (issue #9): every endpoint that touches a customer's data, called
+// The authorization matrix: every endpoint that touches a customer's data, called
 // by a guest, by another customer and by the owner. Only the owner gets through; the others
 // get what the API defines (401 for a guest where a session is required, 404 — as for
 // something that does not exist — for data that is not theirs); nothing the others do
@@ -103,40 +103,85 @@ async function freshSku() {
 
 const given = {
   async address(ctx: Ctx) {
-    ctx.address = (await ok(t.api('/api/addresses', { method: 'POST', json: { ...ADDRESS, addressLine: ctx.secretLine, label: 'Home' }, headers: ctx.as('owner') }), 'address')).body;
+    ctx.address = (
+      await ok(
+        t.api('/api/addresses', { method: 'POST', json: { ...ADDRESS, addressLine: ctx.secretLine, label: 'Home' }, headers: ctx.as('owner') }),
+        'address',
+      )
+    ).body;
   },
   async order(ctx: Ctx, paymentMethod: 'cod' | 'card' | 'later' = 'cod') {
     const sku = await freshSku();
-    const res = await ok(checkout(t, checkoutBody([{ skuCode: sku.code, quantity: 1 }], { paymentMethod, note: ctx.secretNote, contact: undefined }), ctx.as('owner')), `${paymentMethod} order`);
+    const res = await ok(
+      checkout(t, checkoutBody([{ skuCode: sku.code, quantity: 1 }], { paymentMethod, note: ctx.secretNote, contact: undefined }), ctx.as('owner')),
+      `${paymentMethod} order`,
+    );
     ctx.order = res.body;
   },
   async guestOrder(ctx: Ctx) {
     const sku = await freshSku();
-    const res = await ok(checkout(t, checkoutBody([{ skuCode: sku.code, quantity: 1 }], { note: ctx.secretNote, contact: { name: ctx.owner.fullName, mobile: ctx.owner.mobile, email: ctx.owner.email } }), { 'x-forwarded-for': uniqueIp() }), 'guest order');
+    const res = await ok(
+      checkout(
+        t,
+        checkoutBody([{ skuCode: sku.code, quantity: 1 }], {
+          note: ctx.secretNote,
+          contact: { name: ctx.owner.fullName, mobile: ctx.owner.mobile, email: ctx.owner.email },
+        }),
+        { 'x-forwarded-for': uniqueIp() },
+      ),
+      'guest order',
+    );
     ctx.order = res.body;
   },
   async file(ctx: Ctx, who: Who = 'owner') {
-    const res = await ok(t.api('/api/files', { method: 'POST', body: uploadForm({ bytes: pngBytes(), name: `${ctx.secretWord}.png`, contentType: 'image/png' }), headers: ctx.as(who) }), 'file');
+    const res = await ok(
+      t.api('/api/files', {
+        method: 'POST',
+        body: uploadForm({ bytes: pngBytes(), name: `${ctx.secretWord}.png`, contentType: 'image/png' }),
+        headers: ctx.as(who),
+      }),
+      'file',
+    );
     if (who === 'owner') ctx.file = res.body;
     else ctx.othersFile = res.body;
   },
   async wish(ctx: Ctx) {
     const sku = await freshSku();
     const item = await t.db.kysely.selectFrom('skus').select('product_id').where('id', '=', sku.id).executeTakeFirstOrThrow();
-    ctx.wish = (await ok(t.api('/api/wishlists/items', { method: 'POST', json: { itemId: item.product_id, skuCode: sku.code, action: 'add' }, headers: ctx.as('owner') }), 'wish')).body;
+    ctx.wish = (
+      await ok(
+        t.api('/api/wishlists/items', { method: 'POST', json: { itemId: item.product_id, skuCode: sku.code, action: 'add' }, headers: ctx.as('owner') }),
+        'wish',
+      )
+    ).body;
   },
   async upload(ctx: Ctx) {
-    ctx.upload = (await ok(t.api('/api/files/multipart/start', { method: 'POST', json: { filename: `${ctx.secretWord}.png`, size: 26 * MB, type: 'image' }, headers: ctx.as('owner') }), 'multipart start')).body;
+    ctx.upload = (
+      await ok(
+        t.api('/api/files/multipart/start', {
+          method: 'POST',
+          json: { filename: `${ctx.secretWord}.png`, size: 26 * MB, type: 'image' },
+          headers: ctx.as('owner'),
+        }),
+        'multipart start',
+      )
+    ).body;
   },
   async task(ctx: Ctx) {
     const task = (await ok(t.api('/api/files/from-url', { method: 'POST', json: { sourceUrl, type: 'image' }, headers: ctx.as('owner') }), 'import')).body;
-    await expect.poll(async () => (await t.api(`/api/files/from-url/${task.token}`, { headers: ctx.as('owner') })).body.status, { timeout: 10_000 }).toBe('success');
+    await expect
+      .poll(async () => (await t.api(`/api/files/from-url/${task.token}`, { headers: ctx.as('owner') })).body.status, { timeout: 10_000 })
+      .toBe('success');
     ctx.task = task;
   },
 };
 
 const saleState = async (ctx: Ctx) =>
-  t.db.kysely.selectFrom('sales').select(['status', 'payment_status', 'stock_held', 'updated_at']).where('invoice_id', '=', ctx.order.invoiceId).executeTakeFirstOrThrow();
+  t.db.kysely
+    .selectFrom('sales')
+    .select(['status', 'payment_status', 'stock_held', 'updated_at'])
+    .where('invoice_id', '=', ctx.order.invoiceId)
+    .executeTakeFirstOrThrow();
 const profile = async (ctx: Ctx) => {
   const r = await t.api('/api/customers', { headers: ctx.as('owner') });
   return { status: r.status, body: r.body };
@@ -157,7 +202,11 @@ const ROWS: Row[] = [
   },
   {
     op: 'PUT /api/customers',
-    call: (ctx, who) => ({ method: 'PUT', path: '/api/customers', json: { fullName: 'Renamed Person', mobile: (who === 'owner' ? ctx.owner : ctx.other).mobile } }),
+    call: (ctx, who) => ({
+      method: 'PUT',
+      path: '/api/customers',
+      json: { fullName: 'Renamed Person', mobile: (who === 'owner' ? ctx.owner : ctx.other).mobile },
+    }),
     expect: { guest: [401], other: [200], owner: [200] },
     snapshot: profile,
   },
@@ -177,7 +226,11 @@ const ROWS: Row[] = [
   },
   {
     op: 'POST /api/auth/change',
-    call: (ctx, who) => ({ method: 'POST', path: '/api/auth/change', json: { currentPassword: who === 'other' ? ctx.other.password : ctx.owner.password, newPassword: 'another-secret-1' } }),
+    call: (ctx, who) => ({
+      method: 'POST',
+      path: '/api/auth/change',
+      json: { currentPassword: who === 'other' ? ctx.other.password : ctx.owner.password, newPassword: 'another-secret-1' },
+    }),
     expect: { guest: [401], other: [200], owner: [200] },
     snapshot: async (ctx) => (await t.api('/api/customers', { headers: ctx.as('owner') })).status,
   },
@@ -288,9 +341,16 @@ const ROWS: Row[] = [
       await given.order(ctx, 'later');
       await given.file(ctx);
     },
-    call: (ctx) => ({ method: 'PATCH', path: '/api/sales/payments/attachments', json: { id: ctx.order.saleId, fileUuid: ctx.file.uuid, note: 'deposit slip' } }),
+    call: (ctx) => ({
+      method: 'PATCH',
+      path: '/api/sales/payments/attachments',
+      json: { id: ctx.order.saleId, fileUuid: ctx.file.uuid, note: 'deposit slip' },
+    }),
     expect: { guest: [404], other: [404], owner: [200] },
-    snapshot: async (ctx) => ({ sale: await saleState(ctx), attachments: (await t.api(`/api/sales?id=${ctx.order.saleId}`, { headers: ctx.as('owner') })).body.attachments }),
+    snapshot: async (ctx) => ({
+      sale: await saleState(ctx),
+      attachments: (await t.api(`/api/sales?id=${ctx.order.saleId}`, { headers: ctx.as('owner') })).body.attachments,
+    }),
   },
   {
     op: 'GET /api/qrs',
@@ -303,7 +363,11 @@ const ROWS: Row[] = [
     op: 'POST /api/checkouts',
     given: (ctx) => given.address(ctx),
     // Ordering to the owner's saved address: nobody else may use it (or read it back).
-    call: (ctx) => ({ method: 'POST', path: '/api/checkouts', json: { items: [{ skuCode: ctx.sku.code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', addressId: ctx.address.id } }),
+    call: (ctx) => ({
+      method: 'POST',
+      path: '/api/checkouts',
+      json: { items: [{ skuCode: ctx.sku.code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', addressId: ctx.address.id },
+    }),
     expect: { guest: [400, 401, 404], other: [400, 404], owner: [201] },
   },
   {
@@ -311,7 +375,10 @@ const ROWS: Row[] = [
     given: (ctx) => given.order(ctx, 'card'),
     call: (ctx) => ({ method: 'POST', path: `/api/checkouts/payments?invoiceId=${ctx.order.invoiceId}` }),
     expect: { guest: [404], other: [404], owner: [201] },
-    snapshot: async (ctx) => ({ sale: await saleState(ctx), sessions: (await t.db.kysely.selectFrom('payments').select('id').where('sale_id', '=', ctx.order.saleId).execute()).length }),
+    snapshot: async (ctx) => ({
+      sale: await saleState(ctx),
+      sessions: (await t.db.kysely.selectFrom('payments').select('id').where('sale_id', '=', ctx.order.saleId).execute()).length,
+    }),
   },
   {
     op: 'PATCH /api/checkouts/cancel',
@@ -353,7 +420,12 @@ const ROWS: Row[] = [
   {
     op: 'PUT /api/files/multipart/{uuid}/parts/{partNumber}',
     given: (ctx) => given.upload(ctx),
-    call: (ctx) => ({ method: 'PUT', path: new URL(ctx.upload.parts[0].url, t.baseUrl).pathname, body: new Uint8Array(ctx.upload.parts[0].size), headers: { 'content-type': 'application/octet-stream' } }),
+    call: (ctx) => ({
+      method: 'PUT',
+      path: new URL(ctx.upload.parts[0].url, t.baseUrl).pathname,
+      body: new Uint8Array(ctx.upload.parts[0].size),
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
     expect: { guest: [404], other: [404], owner: [200] },
     snapshot: async (ctx) => (await t.api(`/api/files/multipart/${ctx.upload.uuid}`, { headers: ctx.as('owner') })).body,
   },
@@ -438,7 +510,12 @@ async function newCtx(guestOwner = false): Promise<Ctx> {
     as(who: Who) {
       if (who === 'other') return other.auth;
       // The guest's browser holds the token in its order_access cookie; API clients send the header.
-      if (who === 'owner' && guestOwner) return { 'x-order-token': ctx.order?.accessToken ?? '', cookie: `order_access=${ctx.order?.invoiceId}:${ctx.order?.accessToken}`, 'x-forwarded-for': uniqueIp() };
+      if (who === 'owner' && guestOwner)
+        return {
+          'x-order-token': ctx.order?.accessToken ?? '',
+          cookie: `order_access=${ctx.order?.invoiceId}:${ctx.order?.accessToken}`,
+          'x-forwarded-for': uniqueIp(),
+        };
       if (who === 'owner') return owner.auth;
       return { 'x-forwarded-for': uniqueIp() };
     },
@@ -499,7 +576,10 @@ describe('authorization matrix: guest, another customer, the owner', () => {
         if (covered.has(key) || !p.startsWith('/api/')) continue;
         const url = p.replace(/\{[^}]+\}/g, '1');
         const init = { method: m.toUpperCase(), ...(m === 'get' || m === 'delete' ? {} : { json: {} }) };
-        const [asGuest, asCustomer] = [await t.api(url, { ...init, headers: { 'x-forwarded-for': uniqueIp() } }), await t.api(url, { ...init, headers: customer.auth })];
+        const [asGuest, asCustomer] = [
+          await t.api(url, { ...init, headers: { 'x-forwarded-for': uniqueIp() } }),
+          await t.api(url, { ...init, headers: customer.auth }),
+        ];
         if (asGuest.status === 401 && asCustomer.status !== 401) needsSession.push(key);
       }
     }
@@ -507,7 +587,8 @@ describe('authorization matrix: guest, another customer, the owner', () => {
   });
 
   for (const row of ROWS) {
-    it(`${row.op}: only the owner gets through (guest ${row.expect.guest.join('/')}, another customer ${row.expect.other.join('/')}, owner ${row.expect.owner.join('/')})`, () => runRow(row));
+    it(`${row.op}: only the owner gets through (guest ${row.expect.guest.join('/')}, another customer ${row.expect.other.join('/')}, owner ${row.expect.owner.join('/')})`, () =>
+      runRow(row));
   }
   for (const row of GUEST_ROWS) {
     it(`${row.op} on a guest's order: only the browser holding its access token gets through`, () => runRow(row));
@@ -519,7 +600,11 @@ describe('one customer’s things used in another’s request', () => {
     const ctx = await newCtx();
     await given.order(ctx, 'later');
     await given.file(ctx, 'other');
-    const attach = await t.api('/api/sales/payments/attachments', { method: 'PATCH', json: { id: ctx.order.saleId, fileUuid: ctx.othersFile.uuid }, headers: ctx.as('owner') });
+    const attach = await t.api('/api/sales/payments/attachments', {
+      method: 'PATCH',
+      json: { id: ctx.order.saleId, fileUuid: ctx.othersFile.uuid },
+      headers: ctx.as('owner'),
+    });
     expect([400, 404]).toContain(attach.status);
     const picture = await t.api('/api/customers/images', { method: 'PATCH', json: { uuid: ctx.othersFile.uuid }, headers: ctx.as('owner') });
     expect(picture.status).toBe(404);

@@ -127,7 +127,16 @@ describe.runIf(sqlite)('npm run backup / restore (SQLite)', () => {
     try {
       const rows = await db.kysely.selectFrom('sales').select(['id', 'invoice_id']).where('invoice_id', 'in', ackedBefore).execute();
       expect(rows.map((r) => r.invoice_id).sort()).toEqual([...ackedBefore].sort());
-      const lines = await db.kysely.selectFrom('sale_lines').select('sale_id').distinct().where('sale_id', 'in', rows.map((r) => r.id)).execute();
+      const lines = await db.kysely
+        .selectFrom('sale_lines')
+        .select('sale_id')
+        .distinct()
+        .where(
+          'sale_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
       expect(lines).toHaveLength(rows.length);
       // Every file the copied database knows is there, byte for byte.
       const files = await db.kysely.selectFrom('files').select(['uuid', 'storage_key']).execute();

@@ -60,11 +60,25 @@ describe('the in-process read cache', () => {
     const leaf = await db.selectFrom('categories').select('id').where('slug', '=', 'armchairs').executeTakeFirstOrThrow();
     const p = await db
       .insertInto('products')
-      .values({ id: 80_001, title: 'Zeppelin Lounger', slug: 'zeppelin-lounger', model_code: 'AFL-80001', description: '', kind: 'single', primary_category_id: leaf.id, is_new_arrival: 1, model_url: null, created_at: new Date().toISOString() })
+      .values({
+        id: 80_001,
+        title: 'Zeppelin Lounger',
+        slug: 'zeppelin-lounger',
+        model_code: 'AFL-80001',
+        description: '',
+        kind: 'single',
+        primary_category_id: leaf.id,
+        is_new_arrival: 1,
+        model_url: null,
+        created_at: new Date().toISOString(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await db.insertInto('product_categories').values({ product_id: p.id, category_id: leaf.id }).execute();
-    await db.insertInto('skus').values({ id: 800_001, product_id: p.id, code: 'AFL-80001-X', sales_price: 500_000, discounted_sales_price: null, sort_order: 0 }).execute();
+    await db
+      .insertInto('skus')
+      .values({ id: 800_001, product_id: p.id, code: 'AFL-80001-X', sales_price: 500_000, discounted_sales_price: null, sort_order: 0 })
+      .execute();
     const search = () => t.api('/api/search/indices/items', { method: 'POST', json: { textParams: [{ field: 'query', value: 'zeppelin' }] } });
     expect((await search()).body.list).toEqual([]);
     await t.app.reindexCatalogue();
@@ -76,7 +90,12 @@ describe('the in-process read cache', () => {
     const first = await t.api('/api/stocks/items/skus/search', body);
     const row = first.body.list[0];
     const sku = await t.db.kysely.selectFrom('skus').select('id').where('code', '=', row.skuCode).executeTakeFirstOrThrow();
-    await t.db.kysely.updateTable('stocks').set({ quantity: row.quantity + 1 }).where('sku_id', '=', sku.id).where('branch_id', '=', row.branchId).execute();
+    await t.db.kysely
+      .updateTable('stocks')
+      .set({ quantity: row.quantity + 1 })
+      .where('sku_id', '=', sku.id)
+      .where('branch_id', '=', row.branchId)
+      .execute();
     const second = await t.api('/api/stocks/items/skus/search', body);
     expect(second.body.list[0].quantity).toBe(row.quantity + 1);
   });
@@ -87,7 +106,12 @@ describe('listings priced with the discounts in force', () => {
     const db = t.db.kysely;
     const armchairs = (await db.selectFrom('categories').select('id').where('slug', '=', 'armchairs').executeTakeFirstOrThrow()).id;
     const list = async () =>
-      (await t.api('/api/search/indices/items', { method: 'POST', json: { size: 100, textParams: [{ field: 'categoryId', value: armchairs }], sortParams: [{ field: 'price' }] } })).body.list as {
+      (
+        await t.api('/api/search/indices/items', {
+          method: 'POST',
+          json: { size: 100, textParams: [{ field: 'categoryId', value: armchairs }], sortParams: [{ field: 'price' }] },
+        })
+      ).body.list as {
         id: number;
         price: number;
         onSale: boolean;
@@ -98,7 +122,16 @@ describe('listings priced with the discounts in force', () => {
 
     const d = await db
       .insertInto('global_discounts')
-      .values({ title: 'Half-price armchairs', type: 'FIXED_CATEGORY', discount_type: 'PERCENTAGE', value: 50, active: 1, starts_at: new Date(Date.now() - 60_000).toISOString(), ends_at: null, created_at: new Date().toISOString() })
+      .values({
+        title: 'Half-price armchairs',
+        type: 'FIXED_CATEGORY',
+        discount_type: 'PERCENTAGE',
+        value: 50,
+        active: 1,
+        starts_at: new Date(Date.now() - 60_000).toISOString(),
+        ends_at: null,
+        created_at: new Date().toISOString(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await db.insertInto('global_discount_categories').values({ discount_id: d.id, category_id: armchairs }).execute();
@@ -113,7 +146,16 @@ describe('listings priced with the discounts in force', () => {
       expect(c.price).toBe(Math.min(half, c.sku.discountedSalesPrice ?? Number.MAX_SAFE_INTEGER));
     }
     expect(during.map((c) => c.price)).toEqual([...during.map((c) => c.price)].sort((a, b) => a - b));
-    const sales = await t.api('/api/search/indices/items', { method: 'POST', json: { textParams: [{ field: 'onSale', value: true }, { field: 'categoryId', value: armchairs }], fetchCount: true } });
+    const sales = await t.api('/api/search/indices/items', {
+      method: 'POST',
+      json: {
+        textParams: [
+          { field: 'onSale', value: true },
+          { field: 'categoryId', value: armchairs },
+        ],
+        fetchCount: true,
+      },
+    });
     expect(sales.body.count).toBe(during.length);
 
     await db.updateTable('global_discounts').set({ active: 0 }).where('id', '=', d.id).execute();

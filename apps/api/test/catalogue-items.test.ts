@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError } from './helpers/assertions.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
-// The catalogue's reads other than search (issue #3, spec §7), on the demo shop: categories,
+// The catalogue's reads other than search, on the demo shop: categories,
 // one product, its content, stock, showrooms, options and the site content the screens use.
 
 let t: TestApp;
@@ -164,7 +164,15 @@ describe("a product's content", () => {
     expect(new Set(items.map((p) => p.id)).size).toBe(items.length);
     for (const p of items) expect(p.categoryId).toBe(self.categories[0].id);
     expectApiError(await post('/api/items/linked/search', {}), 400, 'bad_request');
-    expectApiError(await post('/api/items/linked/search', { textParams: [{ field: 'itemId', value: 1 }, { field: 'x', value: 1 }] }), 400);
+    expectApiError(
+      await post('/api/items/linked/search', {
+        textParams: [
+          { field: 'itemId', value: 1 },
+          { field: 'x', value: 1 },
+        ],
+      }),
+      400,
+    );
     expectApiError(await post('/api/items/linked/search', { textParams: [{ field: 'itemId', value: 999999 }] }), 404);
   });
 
@@ -201,7 +209,12 @@ describe('stock and showrooms', () => {
       expect(r.quantity).toBeGreaterThanOrEqual(0);
     }
     expect(new Set(items.map((r) => `${r.skuCode}@${r.branchId}`)).size).toBe(items.length);
-    const direct = await t.db.kysely.selectFrom('stocks').innerJoin('skus', 'skus.id', 'stocks.sku_id').select(['skus.code', 'stocks.branch_id', 'stocks.quantity']).where('skus.product_id', '=', 1).execute();
+    const direct = await t.db.kysely
+      .selectFrom('stocks')
+      .innerJoin('skus', 'skus.id', 'stocks.sku_id')
+      .select(['skus.code', 'stocks.branch_id', 'stocks.quantity'])
+      .where('skus.product_id', '=', 1)
+      .execute();
     expect(items.length).toBe(direct.length);
   });
 
@@ -209,9 +222,18 @@ describe('stock and showrooms', () => {
     const stocked = await post<Page<TStockRow>>('/api/stocks/items/skus/search', { size: 100, textParams: [{ field: 'itemId', value: 1 }] });
     const codes = [...new Set(stocked.body.list.map((r) => r.skuCode))].slice(0, 2);
     expect(codes.length).toBe(2);
-    const both = await post<Page<TStockRow>>('/api/stocks/items/skus/search', { size: 100, textParams: [{ field: 'skuCode', value: codes.join(','), matchType: 'IN' }] });
+    const both = await post<Page<TStockRow>>('/api/stocks/items/skus/search', {
+      size: 100,
+      textParams: [{ field: 'skuCode', value: codes.join(','), matchType: 'IN' }],
+    });
     expect(new Set(both.body.list.map((r) => r.skuCode))).toEqual(new Set(codes));
-    const res = await post<Page<TStockRow>>('/api/stocks/items/skus/search', { size: 100, textParams: [{ field: 'skuCode', value: codes.join(','), matchType: 'IN' }, { field: 'branchId', value: 1 }] });
+    const res = await post<Page<TStockRow>>('/api/stocks/items/skus/search', {
+      size: 100,
+      textParams: [
+        { field: 'skuCode', value: codes.join(','), matchType: 'IN' },
+        { field: 'branchId', value: 1 },
+      ],
+    });
     expect(res.body.list.length).toBe(both.body.list.filter((r) => r.branchId === 1).length);
     for (const r of res.body.list) {
       expect(codes).toContain(r.skuCode);
@@ -228,7 +250,12 @@ describe('stock and showrooms', () => {
     expect(first.headers.get('cache-control')).toBe('no-cache');
     const row = first.body.list[0];
     const sku = await t.db.kysely.selectFrom('skus').select('id').where('code', '=', row.skuCode).executeTakeFirstOrThrow();
-    await t.db.kysely.updateTable('stocks').set({ quantity: row.quantity + 3 }).where('sku_id', '=', sku.id).where('branch_id', '=', row.branchId).execute();
+    await t.db.kysely
+      .updateTable('stocks')
+      .set({ quantity: row.quantity + 3 })
+      .where('sku_id', '=', sku.id)
+      .where('branch_id', '=', row.branchId)
+      .execute();
     const second = await post<Page<TStockRow>>('/api/stocks/items/skus/search', body);
     expect(second.body.list.find((r) => r.skuCode === row.skuCode && r.branchId === row.branchId)!.quantity).toBe(row.quantity + 3);
     expect(second.headers.get('etag')).not.toBe(first.headers.get('etag'));
@@ -271,7 +298,8 @@ describe('attributes, options and site content', () => {
   it('sliders, bullets and attribute texts', async () => {
     const slides = (await t.api('/api/cms/sliders/images')).body.list;
     expect(slides).toHaveLength(3);
-    for (const s of slides) expect(s).toMatchObject({ title: expect.any(String), image: expect.stringMatching(/^\/media\//), link: expect.stringMatching(/^\/shop\?/) });
+    for (const s of slides)
+      expect(s).toMatchObject({ title: expect.any(String), image: expect.stringMatching(/^\/media\//), link: expect.stringMatching(/^\/shop\?/) });
     const bullets = (await t.api('/api/cms/bullets')).body.list.map((b: { slug: string }) => b.slug);
     expect(bullets).toEqual(['free-delivery', 'warranty', 'payment-options']);
     const size = (await t.api('/api/cms/attrs/text?attribute=size')).body.list;
@@ -284,7 +312,16 @@ describe('attributes, options and site content', () => {
     const now = new Date().toISOString();
     await t.db.kysely
       .insertInto('cms_content')
-      .values({ type: 'slider', title: 'Elsewhere', slug: 'elsewhere', body: '', fields: JSON.stringify({ image: '/media/banner/sofa/5f7a8a.svg', link: 'https://evil.example/' }), sort_order: 9, created_at: now, updated_at: now })
+      .values({
+        type: 'slider',
+        title: 'Elsewhere',
+        slug: 'elsewhere',
+        body: '',
+        fields: JSON.stringify({ image: '/media/banner/sofa/5f7a8a.svg', link: 'https://evil.example/' }),
+        sort_order: 9,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const slide = (await t.api('/api/cms/sliders/images')).body.list.find((s: { title: string }) => s.title === 'Elsewhere');
     expect(slide.link).toBeNull();
@@ -300,7 +337,14 @@ describe('sitemap', () => {
     expect(xml).toContain('<sitemapindex');
     expect(xml).toContain('/sitemaps/pages.xml');
     const products = await (await fetch(`${t.baseUrl}/sitemaps/products-1.xml`)).text();
-    const total = Number((await t.db.kysely.selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const total = Number(
+      (
+        await t.db.kysely
+          .selectFrom('products')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(products.match(/<url>/g)).toHaveLength(total);
     expect(products).toMatch(/<loc>http:\/\/127\.0\.0\.1\/products\/[a-z0-9-]+<\/loc>/);
     const pages = await (await fetch(`${t.baseUrl}/sitemaps/pages.xml`)).text();

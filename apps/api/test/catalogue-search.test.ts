@@ -4,7 +4,7 @@ import { validDiscounts } from '../src/modules/pricing/pricing.service.ts';
 import { expectApiError } from './helpers/assertions.ts';
 import { startTestApp, testDbKind, type TestApp } from './helpers/test-app.ts';
 
-// Listings and the full-text search (issue #3): what matches, in which order, facets,
+// Listings and the full-text search: what matches, in which order, facets,
 // model numbers, pages, and bad requests. The expected results are computed here from the
 // database rows, independently of the SQL, and on both databases; a last block checks that
 // SQLite and PostgreSQL give the same answers for the same data.
@@ -40,8 +40,16 @@ async function documents(app: TestApp) {
   const db = app.db.kysely;
   const products = await db.selectFrom('products').select(['id', 'title', 'model_code', 'created_at']).execute();
   const skus = await db.selectFrom('skus').select(['product_id', 'code']).execute();
-  const cats = await db.selectFrom('product_categories as pc').innerJoin('categories as c', 'c.id', 'pc.category_id').select(['pc.product_id', 'c.name']).execute();
-  const vals = await db.selectFrom('sku_attribute_values as v').innerJoin('skus as s', 's.id', 'v.sku_id').select(['s.product_id', 'v.display_label']).execute();
+  const cats = await db
+    .selectFrom('product_categories as pc')
+    .innerJoin('categories as c', 'c.id', 'pc.category_id')
+    .select(['pc.product_id', 'c.name'])
+    .execute();
+  const vals = await db
+    .selectFrom('sku_attribute_values as v')
+    .innerJoin('skus as s', 's.id', 'v.sku_id')
+    .select(['s.product_id', 'v.display_label'])
+    .execute();
   const of = <T extends { product_id: number }>(rows: T[], id: number) => rows.filter((r) => r.product_id === id);
   return products
     .filter((p) => skus.some((s) => s.product_id === p.id))
@@ -51,8 +59,16 @@ async function documents(app: TestApp) {
       fields: {
         title: searchText(p.title),
         model: searchText([p.model_code ?? '', ...of(skus, p.id).map((s) => s.code)].join(' ')),
-        categories: searchText(of(cats, p.id).map((c) => c.name).join(' ')),
-        attributes: searchText(of(vals, p.id).map((v) => v.display_label).join(' ')),
+        categories: searchText(
+          of(cats, p.id)
+            .map((c) => c.name)
+            .join(' '),
+        ),
+        attributes: searchText(
+          of(vals, p.id)
+            .map((v) => v.display_label)
+            .join(' '),
+        ),
       },
     }));
 }
@@ -66,10 +82,16 @@ async function expected(app: TestApp, term: string): Promise<number[]> {
   if (!words.length) return [];
   const docs = (await documents(app)).filter((d) => words.every((w) => Object.values(d.fields).some((f) => hasPrefix(f, w))));
   const score = (d: (typeof docs)[number]) =>
-    words.reduce((n, w) => n + (Object.keys(SEARCH_FIELD_WEIGHTS) as (keyof typeof SEARCH_FIELD_WEIGHTS)[]).reduce((m, f) => m + (hasPrefix(d.fields[f], w) ? SEARCH_FIELD_WEIGHTS[f] : 0), 0), 0);
-  return docs
-    .sort((a, b) => score(b) - score(a) || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || a.id - b.id)
-    .map((d) => d.id);
+    words.reduce(
+      (n, w) =>
+        n +
+        (Object.keys(SEARCH_FIELD_WEIGHTS) as (keyof typeof SEARCH_FIELD_WEIGHTS)[]).reduce(
+          (m, f) => m + (hasPrefix(d.fields[f], w) ? SEARCH_FIELD_WEIGHTS[f] : 0),
+          0,
+        ),
+      0,
+    );
+  return docs.sort((a, b) => score(b) - score(a) || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || a.id - b.id).map((d) => d.id);
 }
 
 describe('full-text search', () => {
@@ -112,19 +134,34 @@ describe('full-text search', () => {
 
 describe('model numbers (spec §5)', () => {
   it('a model number finds that product alone, in any case and with spaces around it', async () => {
-    const product = await t.db.kysely.selectFrom('products').select(['id', 'model_code']).where('model_code', 'like', 'DFL-%').orderBy('id').executeTakeFirstOrThrow();
+    const product = await t.db.kysely
+      .selectFrom('products')
+      .select(['id', 'model_code'])
+      .where('model_code', 'like', 'DFL-%')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     for (const term of [product.model_code!, ` ${product.model_code!.toLowerCase()} `]) {
       const res = await search(t, query(term, { fetchCount: true }));
       expect(res.body.match).toBe('model');
       expect(res.body.list.map((p) => p.id)).toEqual([product.id]);
       expect(res.body.count).toBe(1);
     }
-    const viaField = await search(t, { textParams: [{ field: 'query', value: 'X' }, { field: 'model', value: product.model_code }] });
+    const viaField = await search(t, {
+      textParams: [
+        { field: 'query', value: 'X' },
+        { field: 'model', value: product.model_code },
+      ],
+    });
     expect(viaField.body.list.map((p) => p.id)).toEqual([product.id]);
   });
 
   it('a sku code finds its product', async () => {
-    const sku = await t.db.kysely.selectFrom('skus').select(['product_id', 'code']).orderBy('id', 'desc').where('code', 'like', 'AFL-%').executeTakeFirstOrThrow();
+    const sku = await t.db.kysely
+      .selectFrom('skus')
+      .select(['product_id', 'code'])
+      .orderBy('id', 'desc')
+      .where('code', 'like', 'AFL-%')
+      .executeTakeFirstOrThrow();
     const res = await search(t, query(sku.code));
     expect(res.body.match).toBe('model');
     expect(res.body.list.map((p) => p.id)).toEqual([sku.product_id]);
@@ -203,14 +240,27 @@ describe('listings, facets and sorting', () => {
     const count = async (params: { field: string; value: unknown }[]) => (await search(t, { textParams: params, fetchCount: true, size: 1 })).body.count!;
     const grey = await count([{ field: 'color', value: 'Grey' }]);
     const teal = await count([{ field: 'color', value: 'Teal' }]);
-    const either = await count([{ field: 'color', value: 'Grey' }, { field: 'color', value: 'Teal' }]);
+    const either = await count([
+      { field: 'color', value: 'Grey' },
+      { field: 'color', value: 'Teal' },
+    ]);
     expect(either).toBeGreaterThan(Math.max(grey, teal));
     expect(either).toBe(await count([{ field: 'color', value: 'Grey,Teal', matchType: 'IN' } as never]));
-    expect(await count([{ field: 'color', value: 'Grey' }, { field: 'size', value: 'Queen 60x80 in' }])).toBeLessThan(grey);
+    expect(
+      await count([
+        { field: 'color', value: 'Grey' },
+        { field: 'size', value: 'Queen 60x80 in' },
+      ]),
+    ).toBeLessThan(grey);
   });
 
   it('a price range keeps the prices inside it, in poisha', async () => {
-    const got = await everything(t, { textParams: [{ field: 'minPrice', value: 2_000_000 }, { field: 'maxPrice', value: 4_000_000 }] });
+    const got = await everything(t, {
+      textParams: [
+        { field: 'minPrice', value: 2_000_000 },
+        { field: 'maxPrice', value: 4_000_000 },
+      ],
+    });
     expect(got.length).toBeGreaterThan(0);
     for (const p of got) expect(p.price >= 2_000_000 && p.price <= 4_000_000).toBe(true);
   });
@@ -245,7 +295,11 @@ describe('listings, facets and sorting', () => {
       const [card] = (await search(t, { textParams: [{ field: 'id', value: String(id), matchType: 'IN' }] })).body.list;
       const skus = await t.db.kysely.selectFrom('skus').select(['code', 'sales_price', 'discounted_sales_price']).where('product_id', '=', id).execute();
       const cats = (await t.db.kysely.selectFrom('product_categories').select('category_id').where('product_id', '=', id).execute()).map((c) => c.category_id);
-      const prices = skus.map((s) => priceSku({ productId: id, categoryIds: cats, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price }, discounts).unitPrice);
+      const prices = skus.map(
+        (s) =>
+          priceSku({ productId: id, categoryIds: cats, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price }, discounts)
+            .unitPrice,
+      );
       expect(card.price).toBe(Math.min(...prices));
       expect(card.skuCount).toBe(skus.length);
     }
@@ -272,7 +326,15 @@ describe('bad requests', () => {
     ['a category id that is not a number', { textParams: [{ field: 'categoryId', value: 'sofas' }] }],
     ['a negative price', { textParams: [{ field: 'minPrice', value: -5 }] }],
     ['a price that is not whole poisha', { textParams: [{ field: 'maxPrice', value: 10.5 }] }],
-    ['a minimum above the maximum', { textParams: [{ field: 'minPrice', value: 500 }, { field: 'maxPrice', value: 100 }] }],
+    [
+      'a minimum above the maximum',
+      {
+        textParams: [
+          { field: 'minPrice', value: 500 },
+          { field: 'maxPrice', value: 100 },
+        ],
+      },
+    ],
     ['a flag that is not true or false', { textParams: [{ field: 'newArrival', value: 'maybe' }] }],
     ['an unknown kind', { textParams: [{ field: 'kind', value: 'service' }] }],
     ['an unknown sort', { sortParams: [{ field: 'popularity' }] }],
@@ -300,22 +362,48 @@ async function addAwkwardProducts(app: TestApp) {
   const leaf = await db.selectFrom('categories').select('id').where('slug', '=', 'armchairs').executeTakeFirstOrThrow();
   const parents = await db.selectFrom('categories').select(['id', 'parent_id']).where('id', '=', leaf.id).executeTakeFirstOrThrow();
   const color = await db.selectFrom('attributes').select('id').where('name', '=', 'color').executeTakeFirstOrThrow();
-  const titles = ['Café Crème Bergère', 'ÜBER-Comfy Armchair (2-in-1)', 'armchair, armchair & ARMCHAIR', "O'Reilly's 60x80 Reading Chair", 'Naïve   Rattan — Chair'];
+  const titles = [
+    'Café Crème Bergère',
+    'ÜBER-Comfy Armchair (2-in-1)',
+    'armchair, armchair & ARMCHAIR',
+    "O'Reilly's 60x80 Reading Chair",
+    'Naïve   Rattan — Chair',
+  ];
   let n = 0;
   for (const title of titles) {
     const id = 90_000 + n;
     await db
       .insertInto('products')
-      .values({ id, title, slug: `awkward-${n}`, model_code: `DFL-9${n}00`, description: '', kind: 'single', primary_category_id: leaf.id, is_new_arrival: 0, model_url: null, created_at: `2026-01-0${n + 1}T00:00:00.000Z` })
+      .values({
+        id,
+        title,
+        slug: `awkward-${n}`,
+        model_code: `DFL-9${n}00`,
+        description: '',
+        kind: 'single',
+        primary_category_id: leaf.id,
+        is_new_arrival: 0,
+        model_url: null,
+        created_at: `2026-01-0${n + 1}T00:00:00.000Z`,
+      })
       .execute();
-    await db.insertInto('product_categories').values([{ product_id: id, category_id: leaf.id }, ...(parents.parent_id ? [{ product_id: id, category_id: parents.parent_id }] : [])]).execute();
-    await db.insertInto('product_images').values({ product_id: id, url: '/media/demo/armchair/a86b4c.svg', alt: title, sort_order: 0, variant_value: 'a86b4c' }).execute();
+    await db
+      .insertInto('product_categories')
+      .values([{ product_id: id, category_id: leaf.id }, ...(parents.parent_id ? [{ product_id: id, category_id: parents.parent_id }] : [])])
+      .execute();
+    await db
+      .insertInto('product_images')
+      .values({ product_id: id, url: '/media/demo/armchair/a86b4c.svg', alt: title, sort_order: 0, variant_value: 'a86b4c' })
+      .execute();
     const sku = await db
       .insertInto('skus')
       .values({ id: 900_000 + n, product_id: id, code: `DFL-9${n}00-X`, sales_price: 1_000_000 + n * 1000, discounted_sales_price: null, sort_order: 0 })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await db.insertInto('sku_attribute_values').values({ sku_id: sku.id, attribute_id: color.id, value: 'a86b4c', display_label: n % 2 ? 'Crème' : 'Rust' }).execute();
+    await db
+      .insertInto('sku_attribute_values')
+      .values({ sku_id: sku.id, attribute_id: color.id, value: 'a86b4c', display_label: n % 2 ? 'Crème' : 'Rust' })
+      .execute();
     n++;
   }
   await app.app.reindexCatalogue();
@@ -346,7 +434,17 @@ describe.skipIf(!process.env.DATABASE_URL || testDbKind() !== 'sqlite')('SQLite 
     ['a partial model code', query('DFL-9')],
     ['words that match nothing', query('spaceship')],
     ['a category by name, sorted by name', { textParams: [{ field: 'categoryName', value: 'Living Room' }], sortParams: [{ field: 'title' }] }],
-    ['a search with a colour filter and facets', { ...query('chair'), textParams: [{ field: 'query', value: 'chair' }, { field: 'color', value: 'Rust' }], facets: true }],
+    [
+      'a search with a colour filter and facets',
+      {
+        ...query('chair'),
+        textParams: [
+          { field: 'query', value: 'chair' },
+          { field: 'color', value: 'Rust' },
+        ],
+        facets: true,
+      },
+    ],
     ['prices high to low', { textParams: [{ field: 'categoryName', value: 'Dining' }], sortParams: [{ field: 'price', type: 'DESC' }] }],
     ['everything with facets', { facets: true }],
   ];
@@ -358,7 +456,10 @@ describe.skipIf(!process.env.DATABASE_URL || testDbKind() !== 'sqlite')('SQLite 
       const a = await everything(sqlite, body, 20);
       const b = await everything(postgres, body, 20);
       expect(same(b)).toEqual(same(a));
-      const [fa, fb] = await Promise.all([search(sqlite, { ...body, fetchCount: true, facets: true }), search(postgres, { ...body, fetchCount: true, facets: true })]);
+      const [fa, fb] = await Promise.all([
+        search(sqlite, { ...body, fetchCount: true, facets: true }),
+        search(postgres, { ...body, fetchCount: true, facets: true }),
+      ]);
       expect({ ...fb.body, list: same(fb.body.list) }).toEqual({ ...fa.body, list: same(fa.body.list) });
     });
   }
@@ -372,7 +473,10 @@ describe.skipIf(!process.env.DATABASE_URL || testDbKind() !== 'sqlite')('SQLite 
     ]) {
       for (const app of [sqlite, postgres]) {
         const res = await search(app, query(term));
-        expect(res.body.list.map((p) => p.title), `${app.dialect}: ${term}`).toContain(title);
+        expect(
+          res.body.list.map((p) => p.title),
+          `${app.dialect}: ${term}`,
+        ).toContain(title);
       }
     }
   });

@@ -42,7 +42,10 @@ describe('stock under concurrent checkouts', () => {
       const statuses = answers.map((a) => a.status);
       const won = answers.filter((a) => a.status === 201);
       expect(won, `round ${round}: ${JSON.stringify(statuses)}`).toHaveLength(1);
-      expect(statuses.filter((s) => s === 409), `round ${round}`).toHaveLength(BUYERS - 1);
+      expect(
+        statuses.filter((s) => s === 409),
+        `round ${round}`,
+      ).toHaveLength(BUYERS - 1);
       for (const lost of answers.filter((a) => a.status === 409)) expect(lost.body.error.code).toBe('out_of_stock');
       const rows = await t.db.kysely.selectFrom('stocks').select('quantity').where('sku_id', '=', sku.id).execute();
       expect(rows.every((r) => Number(r.quantity) >= 0)).toBe(true);
@@ -50,14 +53,24 @@ describe('stock under concurrent checkouts', () => {
     }
     const sold = await t.db.kysely.selectFrom('sale_lines').select('id').where('sku_id', '=', sku.id).execute();
     expect(sold.length - soldBefore.length).toBe(ROUNDS);
-    const reserved = await t.db.kysely.selectFrom('stock_reservations').select((eb) => eb.fn.sum<number>('quantity').as('q')).where('sku_id', '=', sku.id).executeTakeFirst();
+    const reserved = await t.db.kysely
+      .selectFrom('stock_reservations')
+      .select((eb) => eb.fn.sum<number>('quantity').as('q'))
+      .where('sku_id', '=', sku.id)
+      .executeTakeFirst();
     expect(Number(reserved?.q)).toBe(ROUNDS);
   }, 240_000);
 
   it('splits nothing it does not have: two units over two branches, three buyers of two each', async () => {
     const [s] = await plainSkus(t.db.kysely, 1, 11);
     await setStock(t.db.kysely, s.id, [1, 1, 1]);
-    const answers = await Promise.all(buyers.slice(0, 3).map((c) => checkout(t, { items: [{ skuCode: s.code, quantity: 2 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', address: ADDRESS }, c.auth)));
+    const answers = await Promise.all(
+      buyers
+        .slice(0, 3)
+        .map((c) =>
+          checkout(t, { items: [{ skuCode: s.code, quantity: 2 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', address: ADDRESS }, c.auth),
+        ),
+    );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(await stockOf(t.db.kysely, s.id)).toBe(1);
   }, 60_000);

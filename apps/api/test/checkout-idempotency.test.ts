@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './helpers/accounts.ts';
 import { expectApiError } from './helpers/assertions.ts';
-import { ADDRESS, checkout, checkoutBody, countRows, onApp, paySandbox, plainSkus, setStock, startPaymentsApp, stockOf, type TestSku } from './helpers/checkout.ts';
+import {
+  ADDRESS,
+  checkout,
+  checkoutBody,
+  countRows,
+  onApp,
+  paySandbox,
+  plainSkus,
+  setStock,
+  startPaymentsApp,
+  stockOf,
+  type TestSku,
+} from './helpers/checkout.ts';
 import type { TestApp } from './helpers/test-app.ts';
 
 // POST /api/checkouts with an Idempotency-Key: a checkout sent again (a retry after a lost
@@ -92,7 +104,11 @@ describe('Idempotency-Key on POST /api/checkouts', () => {
     const first = await checkout(t, body, withKey(key, owner.auth));
     expect(first.status, first.text).toBe(201);
     expectApiError(await checkout(t, body, withKey(key, other.auth)), 409, 'idempotency_key_reused');
-    expectApiError(await checkout(t, { ...body, contact: { name: 'Nusrat Jahan', mobile: '01712345678', email: 'n@example.com' } }, withKey(key)), 409, 'idempotency_key_reused');
+    expectApiError(
+      await checkout(t, { ...body, contact: { name: 'Nusrat Jahan', mobile: '01712345678', email: 'n@example.com' } }, withKey(key)),
+      409,
+      'idempotency_key_reused',
+    );
     const again = await checkout(t, body, withKey(key, owner.auth));
     expect(again.status).toBe(200);
     expect(again.body.invoiceId).toBe(first.body.invoiceId);
@@ -125,7 +141,12 @@ describe('Idempotency-Key on POST /api/checkouts', () => {
     expect(again.body.redirectTo).toBe(first.body.paymentUrl);
 
     const back = await paySandbox(t, first.body.paymentUrl, 'pay');
-    await fetch(onApp(t, back.action), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(back.fields), redirect: 'manual' });
+    await fetch(onApp(t, back.action), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(back.fields),
+      redirect: 'manual',
+    });
     const afterPaid = await checkout(t, body, withKey(key));
     expect(afterPaid.status).toBe(200);
     expect(afterPaid.body.paymentUrl).toBeNull();

@@ -10,7 +10,10 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
 /** An RFC 2047 encoded subject (=?UTF-8?Q?…?=), as nodemailer writes a non-ASCII one. */
 function decodeSubject(s: string): string {
   return s.replace(/=\?UTF-8\?Q\?(.*?)\?=\s*/gi, (_m, q: string) =>
-    Buffer.from(q.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+    Buffer.from(
+      q.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8'),
   );
 }
 

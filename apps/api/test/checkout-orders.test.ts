@@ -81,13 +81,25 @@ describe('placing an order', () => {
   }
 
   it('refuses lines of one sku that add up to more than a line may hold', async () => {
-    const res = await checkout(t, checkoutBody([{ skuCode: skus[2].code, quantity: 60 }, { skuCode: skus[2].code, quantity: 60 }]));
+    const res = await checkout(
+      t,
+      checkoutBody([
+        { skuCode: skus[2].code, quantity: 60 },
+        { skuCode: skus[2].code, quantity: 60 },
+      ]),
+    );
     expectApiError(res, 400);
   });
 
   it('answers 409 naming an unknown sku, and writes nothing', async () => {
     const before = await written();
-    const res = await checkout(t, checkoutBody([{ skuCode: skus[2].code, quantity: 1 }, { skuCode: 'NO-SUCH-SKU', quantity: 1 }]));
+    const res = await checkout(
+      t,
+      checkoutBody([
+        { skuCode: skus[2].code, quantity: 1 },
+        { skuCode: 'NO-SUCH-SKU', quantity: 1 },
+      ]),
+    );
     expectApiError(res, 409, 'items_unavailable');
     expect(res.body.error.message).toContain('NO-SUCH-SKU');
     expect(res.body.error.fields).toEqual({ 'items.1.skuCode': 'This item is no longer sold' });
@@ -130,11 +142,17 @@ describe('placing an order', () => {
     expect(await stockOf(t.db.kysely, s.id)).toBe(3);
   });
 
-  it('collects from a showroom without a delivery fee, preferring that showroom\'s stock', async () => {
+  it("collects from a showroom without a delivery fee, preferring that showroom's stock", async () => {
     const s = skus[7];
     await setStock(t.db.kysely, s.id, [4, 4]);
     const branches = await t.db.kysely.selectFrom('branches').select('id').orderBy('sort_order').orderBy('id').execute();
-    const res = await checkout(t, { items: [{ skuCode: s.code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'showroom_pickup', pickupBranchId: branches[1].id, contact: guestContact() });
+    const res = await checkout(t, {
+      items: [{ skuCode: s.code, quantity: 1 }],
+      paymentMethod: 'cod',
+      deliveryMethod: 'showroom_pickup',
+      pickupBranchId: branches[1].id,
+      contact: guestContact(),
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.sale.deliveryFee).toBe(0);
     expect(res.body.sale.pickupBranch.id).toBe(branches[1].id);
@@ -144,13 +162,23 @@ describe('placing an order', () => {
   });
 
   it('asks a guest for contact details and an address, field by field', async () => {
-    const noContact = await checkout(t, { items: [{ skuCode: skus[8].code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', address: ADDRESS });
+    const noContact = await checkout(t, {
+      items: [{ skuCode: skus[8].code, quantity: 1 }],
+      paymentMethod: 'cod',
+      deliveryMethod: 'home_delivery',
+      address: ADDRESS,
+    });
     expectApiError(noContact, 400);
     expect(Object.keys(noContact.body.error.fields)).toEqual(['contact.name', 'contact.mobile', 'contact.email']);
     const badContact = await checkout(t, checkoutBody([{ skuCode: skus[8].code, quantity: 1 }], { contact: { name: ' ', mobile: '123', email: 'nope' } }));
     expectApiError(badContact, 400, 'validation_error');
     expect(Object.keys(badContact.body.error.fields)).toEqual(['contact.name', 'contact.mobile', 'contact.email']);
-    const noAddress = await checkout(t, { items: [{ skuCode: skus[8].code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', contact: guestContact() });
+    const noAddress = await checkout(t, {
+      items: [{ skuCode: skus[8].code, quantity: 1 }],
+      paymentMethod: 'cod',
+      deliveryMethod: 'home_delivery',
+      contact: guestContact(),
+    });
     expectApiError(noAddress, 400);
     expect(noAddress.body.error.fields).toHaveProperty('address');
     const savedAsGuest = await checkout(t, checkoutBody([{ skuCode: skus[8].code, quantity: 1 }], { addressId: 1, address: undefined }));
@@ -159,7 +187,7 @@ describe('placing an order', () => {
 });
 
 describe('coupons at checkout', () => {
-  it('takes the coupon off the total and records its use in the order\'s transaction', async () => {
+  it("takes the coupon off the total and records its use in the order's transaction", async () => {
     await addCoupon(t.db.kysely, { code: 'CHECKOUT500', value: 50_000 });
     const items = [{ skuCode: skus[9].code, quantity: 1 }];
     const quote = await quoteCart(t.db.kysely, { lines: items, customerId: null, couponCode: 'CHECKOUT500' });
@@ -185,7 +213,7 @@ describe('coupons at checkout', () => {
 });
 
 describe('who sees an order', () => {
-  it('shows a guest\'s order to the guest holding its token, and to nobody else', async () => {
+  it("shows a guest's order to the guest holding its token, and to nobody else", async () => {
     const res = await checkout(t, checkoutBody([{ skuCode: skus[10].code, quantity: 1 }]));
     expect(res.status, res.text).toBe(201);
     const { invoiceId, saleId, accessToken } = res.body;
@@ -212,10 +240,14 @@ describe('who sees an order', () => {
     expect((await t.api('/api/sales', { method: 'POST', json: {}, headers: stranger.auth })).body.list).toEqual([]);
   });
 
-  it('answers 404 for another customer\'s sale, on every sales endpoint', async () => {
+  it("answers 404 for another customer's sale, on every sales endpoint", async () => {
     const owner = await signUp(t);
     const other = await signUp(t);
-    const res = await checkout(t, { items: [{ skuCode: skus[11].code, quantity: 1 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', address: ADDRESS }, owner.auth);
+    const res = await checkout(
+      t,
+      { items: [{ skuCode: skus[11].code, quantity: 1 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', address: ADDRESS },
+      owner.auth,
+    );
     expect(res.status, res.text).toBe(201);
     expect(res.body.accessToken).toBeNull();
     const { saleId, invoiceId } = res.body;
@@ -223,7 +255,14 @@ describe('who sees an order', () => {
     expectApiError(await t.api(`/api/sales?id=${saleId}`, { headers: other.auth }), 404, 'not_found');
     expectApiError(await t.api(`/api/sales?invoiceId=${invoiceId}`, { headers: other.auth }), 404);
     expectApiError(await t.api(`/api/sales?id=${saleId}`, { method: 'PATCH', json: {}, headers: other.auth }), 404);
-    expectApiError(await t.api('/api/sales/payments/attachments', { method: 'PATCH', json: { id: saleId, fileUuid: '00000000-0000-4000-8000-000000000000' }, headers: other.auth }), 404);
+    expectApiError(
+      await t.api('/api/sales/payments/attachments', {
+        method: 'PATCH',
+        json: { id: saleId, fileUuid: '00000000-0000-4000-8000-000000000000' },
+        headers: other.auth,
+      }),
+      404,
+    );
     expectApiError(await t.api(`/api/checkouts/payments?invoiceId=${invoiceId}`, { method: 'POST', headers: other.auth }), 404);
     expectApiError(await t.api(`/api/checkouts/cancel?invoiceId=${invoiceId}`, { method: 'PATCH', json: {}, headers: other.auth }), 404);
     // A guest token never opens a customer's sale.
@@ -232,7 +271,7 @@ describe('who sees an order', () => {
   });
 });
 
-describe('a customer\'s orders and bookings', () => {
+describe("a customer's orders and bookings", () => {
   it('orders to a saved address, lists all or bookings only, and cancels a booking, releasing its stock', async () => {
     const c = await signUp(t);
     const address = await t.api('/api/addresses', { method: 'POST', json: { ...ADDRESS, district: 'Gazipur', label: 'Home' }, headers: c.auth });
@@ -241,14 +280,22 @@ describe('a customer\'s orders and bookings', () => {
     await setStock(t.db.kysely, s1.id, [3]);
     await setStock(t.db.kysely, s2.id, [3]);
 
-    const order = await checkout(t, { items: [{ skuCode: s1.code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', addressId: address.body.id }, c.auth);
+    const order = await checkout(
+      t,
+      { items: [{ skuCode: s1.code, quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', addressId: address.body.id },
+      c.auth,
+    );
     expect(order.status, order.text).toBe(201);
     expect(order.body.sale.deliveryFee).toBe(DELIVERY_FEES.outsideDhaka);
     expect(order.body.sale.deliveryAddress.district).toBe('Gazipur');
     expect(order.body.sale.contact.email).toBe(c.email);
     expect(order.body.redirectTo).toBe(`/payments/response/success?invoiceId=${order.body.invoiceId}`);
 
-    const booking = await checkout(t, { items: [{ skuCode: s2.code, quantity: 2 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', addressId: address.body.id }, c.auth);
+    const booking = await checkout(
+      t,
+      { items: [{ skuCode: s2.code, quantity: 2 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', addressId: address.body.id },
+      c.auth,
+    );
     expect(booking.status, booking.text).toBe(201);
     expect(booking.body.sale).toMatchObject({ kind: 'booking', status: 'booked', paymentStatus: 'unpaid', canCancel: true, canUploadProof: true });
     expect(booking.body.redirectTo).toBe(`/payments/response/later?invoiceId=${booking.body.invoiceId}`);
@@ -261,7 +308,11 @@ describe('a customer\'s orders and bookings', () => {
     expect(bookings.body.list.map((s: { invoiceId: string }) => s.invoiceId)).toEqual([booking.body.invoiceId]);
     expectApiError(await t.api('/api/sales', { method: 'POST', json: { textParams: [{ field: 'customer_id', value: 1 }] }, headers: c.auth }), 400);
 
-    const cancelled = await t.api(`/api/sales?id=${booking.body.saleId}`, { method: 'PATCH', json: { status: 'CANCELLED', reason: 'Changed my mind' }, headers: c.auth });
+    const cancelled = await t.api(`/api/sales?id=${booking.body.saleId}`, {
+      method: 'PATCH',
+      json: { status: 'CANCELLED', reason: 'Changed my mind' },
+      headers: c.auth,
+    });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 'cancelled', canCancel: false });
     expect(cancelled.body.history.at(-1).note).toMatch(/Changed my mind; 2 items returned to stock/);
@@ -277,7 +328,11 @@ describe('a customer\'s orders and bookings', () => {
     const c = await signUp(t);
     const [s] = await plainSkus(t.db.kysely, 1, 90);
     await setStock(t.db.kysely, s.id, [2]);
-    const booking = await checkout(t, { items: [{ skuCode: s.code, quantity: 1 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', address: ADDRESS }, c.auth);
+    const booking = await checkout(
+      t,
+      { items: [{ skuCode: s.code, quantity: 1 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', address: ADDRESS },
+      c.auth,
+    );
     await t.db.kysely.updateTable('sales').set({ status: 'fulfilled', fulfilled_at: new Date().toISOString() }).where('id', '=', booking.body.saleId).execute();
     expectApiError(await t.api(`/api/sales?id=${booking.body.saleId}`, { method: 'PATCH', json: {}, headers: c.auth }), 409, 'already_fulfilled');
     expect(await stockOf(t.db.kysely, s.id)).toBe(1);
@@ -287,34 +342,65 @@ describe('a customer\'s orders and bookings', () => {
     const c = await signUp(t);
     const [s] = await plainSkus(t.db.kysely, 1, 95);
     await setStock(t.db.kysely, s.id, [2]);
-    const booking = await checkout(t, { items: [{ skuCode: s.code, quantity: 1 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', address: ADDRESS }, c.auth);
-    const upload = await fetch(`${t.baseUrl}/api/files`, { method: 'POST', headers: { 'x-api-key': TEST_API_KEY, ...c.auth }, body: uploadForm({ bytes: pngBytes(20, 10), name: 'deposit-slip.png', contentType: 'image/png' }) });
+    const booking = await checkout(
+      t,
+      { items: [{ skuCode: s.code, quantity: 1 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', address: ADDRESS },
+      c.auth,
+    );
+    const upload = await fetch(`${t.baseUrl}/api/files`, {
+      method: 'POST',
+      headers: { 'x-api-key': TEST_API_KEY, ...c.auth },
+      body: uploadForm({ bytes: pngBytes(20, 10), name: 'deposit-slip.png', contentType: 'image/png' }),
+    });
     const file = (await upload.json()) as { uuid: string };
     expect(upload.status).toBe(200);
-    const res = await t.api('/api/sales/payments/attachments', { method: 'PATCH', json: { id: booking.body.saleId, fileUuid: file.uuid, note: 'Bank deposit, DBBL' }, headers: c.auth });
+    const res = await t.api('/api/sales/payments/attachments', {
+      method: 'PATCH',
+      json: { id: booking.body.saleId, fileUuid: file.uuid, note: 'Bank deposit, DBBL' },
+      headers: c.auth,
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.paymentStatus).toBe('proof_submitted');
-    expect(res.body.attachments).toEqual([expect.objectContaining({ fileUuid: file.uuid, kind: 'payment_proof', note: 'Bank deposit, DBBL', mimeType: 'image/png' })]);
+    expect(res.body.attachments).toEqual([
+      expect.objectContaining({ fileUuid: file.uuid, kind: 'payment_proof', note: 'Bank deposit, DBBL', mimeType: 'image/png' }),
+    ]);
     expect(res.body.attachments[0].url).toMatch(new RegExp(`/files/${file.uuid}/`));
     // Someone else's file is not accepted.
     const other = await signUp(t);
-    const theirs = await fetch(`${t.baseUrl}/api/files`, { method: 'POST', headers: { 'x-api-key': TEST_API_KEY, ...other.auth }, body: uploadForm({ bytes: pngBytes(8, 8), name: 'x.png', contentType: 'image/png' }) });
+    const theirs = await fetch(`${t.baseUrl}/api/files`, {
+      method: 'POST',
+      headers: { 'x-api-key': TEST_API_KEY, ...other.auth },
+      body: uploadForm({ bytes: pngBytes(8, 8), name: 'x.png', contentType: 'image/png' }),
+    });
     const theirFile = (await theirs.json()) as { uuid: string };
-    expectApiError(await t.api('/api/sales/payments/attachments', { method: 'PATCH', json: { id: booking.body.saleId, fileUuid: theirFile.uuid }, headers: c.auth }), 400);
+    expectApiError(
+      await t.api('/api/sales/payments/attachments', { method: 'PATCH', json: { id: booking.body.saleId, fileUuid: theirFile.uuid }, headers: c.auth }),
+      400,
+    );
   });
 
   it('draws a QR code of the invoice for its owner, as SVG or PNG', async () => {
     const c = await signUp(t);
     const [s] = await plainSkus(t.db.kysely, 1, 99);
     await setStock(t.db.kysely, s.id, [2]);
-    const order = await checkout(t, { items: [{ skuCode: s.code, quantity: 1 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', address: ADDRESS }, c.auth);
+    const order = await checkout(
+      t,
+      { items: [{ skuCode: s.code, quantity: 1 }], paymentMethod: 'later', deliveryMethod: 'home_delivery', address: ADDRESS },
+      c.auth,
+    );
     const svg = await t.api(`/api/qrs?invoiceId=${order.body.invoiceId}`, { headers: c.auth });
     expect(svg.status).toBe(200);
     expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(svg.text).toMatch(/^<svg/);
-    const png = await fetch(`${t.baseUrl}/api/qrs?invoiceId=${order.body.invoiceId}&format=png&size=128`, { headers: { 'x-api-key': TEST_API_KEY, ...c.auth } });
+    const png = await fetch(`${t.baseUrl}/api/qrs?invoiceId=${order.body.invoiceId}&format=png&size=128`, {
+      headers: { 'x-api-key': TEST_API_KEY, ...c.auth },
+    });
     expect(png.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await png.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('queues an order confirmation mail to the contact address', async () => {
@@ -332,7 +418,8 @@ describe('the API description', () => {
   it('lists every checkout and sales endpoint of spec §7 in the OpenAPI document', async () => {
     const doc = (await t.api('/api/openapi.json', { apiKey: null })).body;
     expect(doc.paths['/api/checkouts']).toHaveProperty('post');
-    for (const p of ['/api/checkouts/confirm', '/api/checkouts/cancel', '/api/checkouts/failure', '/api/sales/payments/attachments']) expect(doc.paths[p]).toHaveProperty('patch');
+    for (const p of ['/api/checkouts/confirm', '/api/checkouts/cancel', '/api/checkouts/failure', '/api/sales/payments/attachments'])
+      expect(doc.paths[p]).toHaveProperty('patch');
     expect(Object.keys(doc.paths['/api/sales']).sort()).toEqual(['get', 'patch', 'post']);
     expect(doc.paths['/api/qrs']).toHaveProperty('get');
     expect(JSON.stringify(doc.paths['/api/checkouts'].post.requestBody)).toContain('paymentMethod');

@@ -164,7 +164,16 @@ describe('POST /api/cms/articles/search', () => {
     const now = new Date().toISOString();
     await t.db.kysely
       .insertInto('cms_content')
-      .values({ type: 'article', title: 'Save 100% on_time \\ delivery', slug: 'save_100', body: '', fields: '{}', sort_order: 9, created_at: now, updated_at: now })
+      .values({
+        type: 'article',
+        title: 'Save 100% on_time \\ delivery',
+        slug: 'save_100',
+        body: '',
+        fields: '{}',
+        sort_order: 9,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     for (const [field, value, matchType] of [
       ['title', '100%', 'CONTAINS'],
@@ -173,7 +182,10 @@ describe('POST /api/cms/articles/search', () => {
       ['slug', 'save_', 'STARTS_WITH'],
     ]) {
       const res = await search({ textParams: [{ field, value, matchType }] });
-      expect(res.body.list.map((i) => i.slug), `${field} ${matchType} ${value}`).toEqual(['save_100']);
+      expect(
+        res.body.list.map((i) => i.slug),
+        `${field} ${matchType} ${value}`,
+      ).toEqual(['save_100']);
     }
   });
 });

@@ -13,7 +13,14 @@ afterAll(() => t?.close());
 
 const db = () => t.db.kysely;
 const count = async (table: 'products' | 'skus' | 'stocks' | 'categories' | 'product_images' | 'cms_content' | 'kvps' | 'currencies' | 'branches') =>
-  Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db()
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('the demo shop seeded on first start', () => {
   it('has at least 300 products', async () => {
@@ -158,12 +165,19 @@ describe('the database guards its own rules', () => {
     ).rejects.toThrow(/check constraint/i);
     const sku = await db()
       .selectFrom('skus')
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('stocks').whereRef('stocks.sku_id', '=', 'skus.id').where('stocks.branch_id', '=', stock.branch_id).select('stocks.sku_id'))))
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom('stocks').whereRef('stocks.sku_id', '=', 'skus.id').where('stocks.branch_id', '=', stock.branch_id).select('stocks.sku_id')),
+        ),
+      )
       .select('id')
       .limit(1)
       .executeTakeFirstOrThrow();
     await expect(db().insertInto('stocks').values({ sku_id: sku.id, branch_id: stock.branch_id, quantity: -5 }).execute()).rejects.toThrow(/check constraint/i);
-    const min = await db().selectFrom('stocks').select((eb) => eb.fn.min('quantity').as('m')).executeTakeFirstOrThrow();
+    const min = await db()
+      .selectFrom('stocks')
+      .select((eb) => eb.fn.min('quantity').as('m'))
+      .executeTakeFirstOrThrow();
     expect(Number(min.m)).toBeGreaterThanOrEqual(0);
   });
 

@@ -42,7 +42,10 @@ beforeAll(async () => {
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm run dev exited with ${child.exitCode}:\n${log}`);
-    const ok = await fetch(`${base}/api/health`, { headers: { 'x-api-key': 'storefront-web' } }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/api/health`, { headers: { 'x-api-key': 'storefront-web' } }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`npm run dev did not answer within 90 s:\n${log}`);
     await new Promise((r) => setTimeout(r, 300));

@@ -10,7 +10,9 @@ import { testDbKind } from './helpers/test-app.ts';
 const CYCLES = Number(process.env.DURABILITY_CYCLES ?? 3);
 
 describe('orders survive SIGKILL', () => {
-  it(`every acknowledged order is kept with its lines and total, and stock adds up, across ${CYCLES} kills of the server under load`, { timeout: 120_000 + CYCLES * 60_000 }, async () => {
+  it(`every acknowledged order is kept with its lines and total, and stock adds up, across ${CYCLES} kills of the server under load`, {
+    timeout: 120_000 + CYCLES * 60_000,
+  }, async () => {
     const report = await runDurability({ db: testDbKind(), cycles: CYCLES, loadMs: [200, 1200], log: (line) => console.log(line) });
     expect(report.problems, `seed ${report.seed}`).toEqual([]);
     expect(report.kills).toBe(CYCLES);

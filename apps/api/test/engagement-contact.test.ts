@@ -7,7 +7,7 @@ import { expectApiError } from './helpers/assertions.ts';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
-// The contact form's API (issue #7): stored first, then mailed through a real SMTP
+// The contact form's API: stored first, then mailed through a real SMTP
 // server (smtp-server in this process), per-field validation, header injection refused,
 // rate-limited per sender.
 
@@ -55,7 +55,13 @@ describe('POST /api/contact', () => {
     expect(res.body).toEqual({ id: expect.any(Number), createdAt: expect.any(String) });
 
     const stored = await t.db.kysely.selectFrom('contact_messages').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ name: 'Farhana Akter', email: 'farhana@example.com', subject: 'Delivery to Sylhet', message: form.client_message, customer_id: null });
+    expect(stored).toMatchObject({
+      name: 'Farhana Akter',
+      email: 'farhana@example.com',
+      subject: 'Delivery to Sylhet',
+      message: form.client_message,
+      customer_id: null,
+    });
     expect(stored.mail_outbox_id).toEqual(expect.any(Number));
     const outbox = await t.db.kysely.selectFrom('mail_outbox').selectAll().where('id', '=', stored.mail_outbox_id!).executeTakeFirstOrThrow();
     expect(outbox).toMatchObject({ status: 'sent', to_address: support, reply_to: 'farhana@example.com' });
@@ -138,10 +144,24 @@ describe('POST /api/contact', () => {
   });
 
   async function countMessages() {
-    return Number((await t.db.kysely.selectFrom('contact_messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    return Number(
+      (
+        await t.db.kysely
+          .selectFrom('contact_messages')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   }
   async function countOutbox() {
-    return Number((await t.db.kysely.selectFrom('mail_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    return Number(
+      (
+        await t.db.kysely
+          .selectFrom('mail_outbox')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   }
 });
 

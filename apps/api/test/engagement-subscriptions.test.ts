@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError } from './helpers/assertions.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
-// Newsletter subscriptions (spec §7, §8; issue #7), on a real database over real HTTP.
+// Newsletter subscriptions (spec §7, §8), on a real database over real HTTP.
 
 let t: TestApp;
 beforeAll(async () => {
@@ -18,7 +18,13 @@ describe('POST /api/emails/subscriptions', () => {
   it('answers 201 and stores the subscription with the offer it answered', async () => {
     const res = await subscribe('  Nadia.Rahman@Example.com ');
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), email: 'Nadia.Rahman@Example.com', offer: 'First order 10% off', type: 'first-time', createdAt: expect.any(String) });
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      email: 'Nadia.Rahman@Example.com',
+      offer: 'First order 10% off',
+      type: 'first-time',
+      createdAt: expect.any(String),
+    });
     const stored = await rows('nadia.rahman@example.com');
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ email: 'Nadia.Rahman@Example.com', customer_id: null, offer: 'First order 10% off', type: 'first-time' });
@@ -132,7 +138,9 @@ describe('GET /api/emails/subscriptions', () => {
 
   it('does not show one customer the subscription of another', async () => {
     const a = await signUp('alpha@example.com');
-    expect((await t.api('/api/emails/subscriptions', { method: 'POST', json: body('alpha.list@example.com'), headers: { 'x-auth-token': a } })).status).toBe(201);
+    expect((await t.api('/api/emails/subscriptions', { method: 'POST', json: body('alpha.list@example.com'), headers: { 'x-auth-token': a } })).status).toBe(
+      201,
+    );
     const b = await signUp('beta@example.com');
     const res = await t.api('/api/emails/subscriptions', { headers: { 'x-auth-token': b } });
     expect(res.body).toEqual({ subscribed: false, subscription: null });

@@ -11,7 +11,7 @@ import { type SslcommerzStandIn, startSslcommerzStandIn } from './helpers/sslcom
 import { startTcpProxy, type TcpProxy, viaProxy } from './helpers/tcp-proxy.ts';
 import { startTestApp, type TestApp, testDbKind } from './helpers/test-app.ts';
 
-// The parts the shop depends on, failing (issue #9): the mail server, the payment
+// The parts the shop depends on, failing: the mail server, the payment
 // gateway, the database. Each time the shopper gets a clear answer, nothing acknowledged
 // is lost, nothing is left half-written, and the shop recovers by itself once the part is
 // back — without a restart.
@@ -36,7 +36,12 @@ describe('the mail server is down', () => {
     const customer = await signUp(t);
     const contact = await t.api('/api/contact', {
       method: 'POST',
-      json: { client_name: 'Farhana Akter', client_email: 'farhana@example.com', client_subject: 'Delivery to Sylhet', client_message: 'Do you deliver to Sylhet?' },
+      json: {
+        client_name: 'Farhana Akter',
+        client_email: 'farhana@example.com',
+        client_subject: 'Delivery to Sylhet',
+        client_message: 'Do you deliver to Sylhet?',
+      },
       headers: { 'x-forwarded-for': uniqueIp() },
     });
     expect(contact.status, contact.text).toBe(201);
@@ -87,7 +92,11 @@ describe('the payment gateway is down or slow', () => {
     t = await startTestApp({
       config: {
         trustProxy: true,
-        payments: { ...base.payments, provider: 'sslcommerz', sslcommerz: { storeId: gw.storeId, storePassword: gw.storePassword, baseUrl: `http://${proxy.address}`, timeoutMs: 1_000 } },
+        payments: {
+          ...base.payments,
+          provider: 'sslcommerz',
+          sslcommerz: { storeId: gw.storeId, storePassword: gw.storePassword, baseUrl: `http://${proxy.address}`, timeoutMs: 1_000 },
+        },
       },
     });
     customer = await signUp(t);
@@ -133,7 +142,11 @@ describe('the payment gateway is down or slow', () => {
       expect(res.body.sale.lines).toHaveLength(1);
 
       // Paying again while the gateway is still out: a clear 503, and the stock stays free.
-      const again = await t.api(`/api/checkouts/payments?invoiceId=${res.body.invoiceId}`, { method: 'POST', headers: customer.auth, signal: AbortSignal.timeout(30_000) });
+      const again = await t.api(`/api/checkouts/payments?invoiceId=${res.body.invoiceId}`, {
+        method: 'POST',
+        headers: customer.auth,
+        signal: AbortSignal.timeout(30_000),
+      });
       expectApiError(again, 503, 'payment_provider_unavailable');
       expect(await stockOf(t.db.kysely, sku.id)).toBe(3);
 

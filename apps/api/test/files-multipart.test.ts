@@ -26,7 +26,10 @@ const putPart = (url: string, bytes: Buffer) =>
 const partsDir = () => path.join(t.app.config.dataDir, 'files', '.multipart');
 /** Stored files (not parts) on the disk. */
 const countStored = () =>
-  fs.readdirSync(path.join(t.app.config.dataDir, 'files'), { recursive: true }).map(String).filter((f) => !f.startsWith('.multipart') && /\/[0-9a-f-]{36}$/.test(f)).length;
+  fs
+    .readdirSync(path.join(t.app.config.dataDir, 'files'), { recursive: true })
+    .map(String)
+    .filter((f) => !f.startsWith('.multipart') && /\/[0-9a-f-]{36}$/.test(f)).length;
 /** The folder holding one upload's parts (ask before the upload is gone). */
 async function uploadDirOf(uuid: string): Promise<string> {
   const row = await t.db.kysely.selectFrom('file_uploads').select('storage_upload_id').where('uuid', '=', uuid).executeTakeFirstOrThrow();
@@ -107,7 +110,15 @@ describe('a 30 MB multipart upload', () => {
 
     const done = await complete(up.uuid);
     expect(done.status, done.text).toBe(200);
-    expect(done.body).toMatchObject({ name: 'showroom video still.png', size: 30 * MB, mimeType: 'image/png', isImage: true, isStored: true, width: 64, height: 48 });
+    expect(done.body).toMatchObject({
+      name: 'showroom video still.png',
+      size: 30 * MB,
+      mimeType: 'image/png',
+      isImage: true,
+      isStored: true,
+      width: 64,
+      height: 48,
+    });
 
     // The stored file is the original, byte for byte.
     const expected = createHash('sha256');
@@ -220,7 +231,11 @@ describe('cancelled and abandoned uploads', () => {
     expect((await status(fresh.uuid)).status).toBe(200);
     expect(fs.existsSync(oldDir)).toBe(false);
     expect(fs.existsSync(freshDir)).toBe(true);
-    const parts = await t.db.kysely.selectFrom('file_upload_parts').innerJoin('file_uploads', 'file_uploads.id', 'file_upload_parts.upload_id').select('uuid').execute();
+    const parts = await t.db.kysely
+      .selectFrom('file_upload_parts')
+      .innerJoin('file_uploads', 'file_uploads.id', 'file_upload_parts.upload_id')
+      .select('uuid')
+      .execute();
     expect(parts.map((p) => p.uuid)).not.toContain(old.uuid);
     await t.api(`/api/files/multipart/${fresh.uuid}`, { method: 'DELETE' });
   });

@@ -57,7 +57,10 @@ describe('files of customers and guests', () => {
     const up = (await t.api('/api/files/multipart/start', { method: 'POST', json: { filename: 'a.png', size: 26 * MB, type: 'image' }, headers: a.auth })).body;
     const part = up.parts[0];
     expectApiError(await t.api(`/api/files/multipart/${up.uuid}`, { headers: b.auth }), 404);
-    expectApiError(await t.api(part.url, { method: 'PUT', body: new Uint8Array(part.size), headers: { ...b.auth, 'content-type': 'application/octet-stream' } }), 404);
+    expectApiError(
+      await t.api(part.url, { method: 'PUT', body: new Uint8Array(part.size), headers: { ...b.auth, 'content-type': 'application/octet-stream' } }),
+      404,
+    );
     expectApiError(await t.api(`/api/files/multipart/${up.uuid}/complete`, { method: 'POST', headers: b.auth }), 404);
     expectApiError(await t.api(`/api/files/multipart/${up.uuid}`, { method: 'DELETE', headers: b.auth }), 404);
     expectApiError(await t.api(`/api/files/multipart/${up.uuid}`), 404);

@@ -22,10 +22,21 @@ const filesDir = () => path.join(t.app.config.dataDir, 'files');
 /** Every regular file under a folder, relative to it. */
 function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath, d.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(dir, path.join(d.parentPath, d.name)));
 }
 
-const countFiles = async () => Number((await t.db.kysely.selectFrom('files').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countFiles = async () =>
+  Number(
+    (
+      await t.db.kysely
+        .selectFrom('files')
+        .select((e) => e.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('POST /api/files (direct upload)', () => {
   it('stores a PNG and answers the uploaded file of spec §3', async () => {
@@ -160,7 +171,7 @@ describe('file names from the client', () => {
     ['quote"; filename=evil.exe.png', null],
     ['CON.png', '_CON.png'],
     ['ছবি সোফা.png', 'ছবি সোফা.png'],
-    [`${'সোফা'.repeat(40)}.png`, `${'সোফা'.repeat(40)}`.slice(0, 116) + '.png'],
+    [`${'সোফা'.repeat(40)}.png`, `${`${'সোফা'.repeat(40)}`.slice(0, 116)}.png`],
   ];
   for (const [given, expected] of traversal) {
     it(`stores ${JSON.stringify(given)} safely${expected ? ` as ${JSON.stringify(expected)}` : ''}`, async () => {

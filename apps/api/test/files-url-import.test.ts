@@ -84,7 +84,8 @@ beforeAll(async () => {
     files: {
       testOnlyAllowAddresses: [`127.0.0.1:${sourcePort}`],
       // A name that resolves to loopback, as a hostile DNS record would.
-      testOnlyResolve: async (host) => (host === 'rebind.test' ? [{ address: '127.0.0.1', family: 4 }] : host === 'files.test' ? [{ address: '127.0.0.1', family: 4 }] : []),
+      testOnlyResolve: async (host) =>
+        host === 'rebind.test' ? [{ address: '127.0.0.1', family: 4 }] : host === 'files.test' ? [{ address: '127.0.0.1', family: 4 }] : [],
       throttle: { start: { burst: 1000, refillMs: 1000 } },
       eventsIdleMs: 1500,
     },
@@ -104,7 +105,10 @@ const startImport = (url: string, type = 'image') => t.api<TUploadTask>('/api/fi
 const task = (token: string) => t.api<TUploadTask>(`/api/files/from-url/${token}`);
 
 /** Polls the task until it ends, collecting each status the first time it is seen. */
-async function follow(token: string, until: (s: TUploadTaskStatus) => boolean = (s) => s === 'success' || s === 'error'): Promise<{ seen: TUploadTaskStatus[]; last: TUploadTask }> {
+async function follow(
+  token: string,
+  until: (s: TUploadTaskStatus) => boolean = (s) => s === 'success' || s === 'error',
+): Promise<{ seen: TUploadTaskStatus[]; last: TUploadTask }> {
   const seen: TUploadTaskStatus[] = [];
   for (let i = 0; i < 200; i++) {
     const res = await task(token);
@@ -194,7 +198,15 @@ describe('importing from a URL', () => {
 });
 
 describe('refused sources', () => {
-  for (const src of ['ftp://files.example.com/a.png', 'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'data:image/png;base64,AAAA', 'not a url', '//example.com/a.png']) {
+  for (const src of [
+    'ftp://files.example.com/a.png',
+    'file:///etc/passwd',
+    'gopher://example.com/',
+    'javascript:alert(1)',
+    'data:image/png;base64,AAAA',
+    'not a url',
+    '//example.com/a.png',
+  ]) {
     it(`refuses ${src} with the message of spec §5`, async () => {
       const res = await startImport(src);
       expectApiError(res, 400, 'unsupported_source');
@@ -228,7 +240,12 @@ describe('URL import never connects inside our network', () => {
   });
 
   it('refuses a redirect to loopback or to the metadata service, without connecting to it', async () => {
-    for (const to of [`http://127.0.0.1:${trapPort}/secret`, `http://2130706433:${trapPort}/`, `http://[::1]:${trap6Port ?? trapPort}/`, 'http://169.254.169.254/latest/meta-data/']) {
+    for (const to of [
+      `http://127.0.0.1:${trapPort}/secret`,
+      `http://2130706433:${trapPort}/`,
+      `http://[::1]:${trap6Port ?? trapPort}/`,
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
       const started = await startImport(`${sourceUrl}/redirect?to=${encodeURIComponent(to)}`);
       expect(started.status).toBe(202);
       const { last } = await follow(started.body.token);

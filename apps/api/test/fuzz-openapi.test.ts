@@ -29,7 +29,7 @@ import {
 import { NoAnswerError, type RawAnswer, rawSend } from './helpers/raw-http.ts';
 import { startTestApp, TEST_API_KEY } from './helpers/test-app.ts';
 
-// Hostile input for every operation of the OpenAPI document (issue #9). The document is
+// Hostile input for every operation of the OpenAPI document. The document is
 // read from the running app, so a new endpoint is fuzzed the day it is added, with no list
 // to keep. For each operation, fast-check generates requests from its schemas and spoils
 // them: malformed JSON, wrong types, missing and extra keys (__proto__, constructor), huge
@@ -110,9 +110,17 @@ async function newCustomer(): Promise<TestCustomer> {
   await setStock(t.db.kysely, sku.id, [1000]);
   const order = await checkout(t, checkoutBody([{ skuCode: sku.code, quantity: 1 }]), c.auth);
   harvest(order.body);
-  const wish = await t.api('/api/wishlists/items', { method: 'POST', json: { itemId: order.body.sale?.lines?.[0]?.productId, skuCode: sku.code, action: 'add' }, headers: c.auth });
+  const wish = await t.api('/api/wishlists/items', {
+    method: 'POST',
+    json: { itemId: order.body.sale?.lines?.[0]?.productId, skuCode: sku.code, action: 'add' },
+    headers: c.auth,
+  });
   harvest(wish.body);
-  const file = await fetch(`${t.baseUrl}/api/files`, { method: 'POST', body: uploadForm({ bytes: pngBytes(), name: 'proof.png', contentType: 'image/png' }), headers: { 'x-api-key': TEST_API_KEY, ...c.auth } });
+  const file = await fetch(`${t.baseUrl}/api/files`, {
+    method: 'POST',
+    body: uploadForm({ bytes: pngBytes(), name: 'proof.png', contentType: 'image/png' }),
+    headers: { 'x-api-key': TEST_API_KEY, ...c.auth },
+  });
   harvest(await file.json());
   return c;
 }
@@ -140,7 +148,15 @@ async function ensureSession() {
 }
 
 customer = await newCustomer();
-for (const p of ['/api/kvps', '/api/branches', '/api/currencies/conversions', '/api/v3/items/joined?id=1', '/api/v3/items/joined?id=2', '/api/discount/coupons/apply?code=NIBASH500']) harvest((await t.api(p)).body);
+for (const p of [
+  '/api/kvps',
+  '/api/branches',
+  '/api/currencies/conversions',
+  '/api/v3/items/joined?id=1',
+  '/api/v3/items/joined?id=2',
+  '/api/discount/coupons/apply?code=NIBASH500',
+])
+  harvest((await t.api(p)).body);
 harvest((await t.api('/api/categories/search', { method: 'POST', json: {} })).body);
 harvest(['NIBASH500', 'WELCOME10', 'EID2025', 'image', 'document', 'add', 'remove', 'cod', 'card', 'later', 'Dhaka', 'Gulshan 2', customer.password]);
 
@@ -169,16 +185,35 @@ for (const [p, item] of Object.entries(doc.paths)) {
 // calls them, not an API client. They take form posts from anyone, so they are fuzzed too.
 const gatewayFields: Schema = {
   type: 'object',
-  properties: Object.fromEntries(['invoiceId', 'value_a', 'tran_id', 'val_id', 'status', 'amount', 'currency', 'verify_sign', 'verify_key', 'session', 'action', 'error', 'risk_level'].map((k) => [k, { type: 'string' }])),
+  properties: Object.fromEntries(
+    ['invoiceId', 'value_a', 'tran_id', 'val_id', 'status', 'amount', 'currency', 'verify_sign', 'verify_key', 'session', 'action', 'error', 'risk_level'].map(
+      (k) => [k, { type: 'string' }],
+    ),
+  ),
 };
 const outcome: Parameter = { name: 'outcome', in: 'path', required: true, schema: { type: 'string', enum: ['success', 'fail', 'cancel'] } };
 operations.push(
   { method: 'POST', path: '/payments/ipn', parameters: [], body: { 'application/x-www-form-urlencoded': gatewayFields }, hidden: true },
   { method: 'POST', path: '/payments/return/{outcome}', parameters: [outcome], body: { 'application/x-www-form-urlencoded': gatewayFields }, hidden: true },
-  { method: 'GET', path: '/payments/return/{outcome}', parameters: [outcome, ...Object.keys(gatewayFields.properties).map((name): Parameter => ({ name, in: 'query', schema: { type: 'string' } }))], body: {}, hidden: true },
+  {
+    method: 'GET',
+    path: '/payments/return/{outcome}',
+    parameters: [outcome, ...Object.keys(gatewayFields.properties).map((name): Parameter => ({ name, in: 'query', schema: { type: 'string' } }))],
+    body: {},
+    hidden: true,
+  },
   { method: 'POST', path: '/payments/sandbox/pay', parameters: [], body: { 'application/x-www-form-urlencoded': gatewayFields }, hidden: true },
   { method: 'GET', path: '/payments/sandbox/pay', parameters: [{ name: 'session', in: 'query', schema: { type: 'string' } }], body: {}, hidden: true },
-  { method: 'GET', path: '/files/{uuid}/{name}', parameters: [{ name: 'uuid', in: 'path', required: true, schema: { type: 'string' } }, { name: 'name', in: 'path', required: true, schema: { type: 'string' } }], body: {}, hidden: true },
+  {
+    method: 'GET',
+    path: '/files/{uuid}/{name}',
+    parameters: [
+      { name: 'uuid', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
+    ],
+    body: {},
+    hidden: true,
+  },
 );
 
 // ---- generating a request -------------------------------------------------------------------------
@@ -268,16 +303,31 @@ function bodyFor(op: Operation): fc.Arbitrary<Body> {
   const form = op.body['application/x-www-form-urlencoded'];
   if (json || types.length === 0) {
     options.push(
-      spoiled(json).map(({ value, note }) => ({ contentType: 'application/json', bytes: Buffer.from(value === undefined ? '' : toJsonText(value)), note: `json ${note}` })),
-      spoiled(json).map(({ value, note }) => ({ contentType: 'application/json', bytes: Buffer.from(value === undefined ? '' : toJsonText(value)), note: `json ${note}` })),
+      spoiled(json).map(({ value, note }) => ({
+        contentType: 'application/json',
+        bytes: Buffer.from(value === undefined ? '' : toJsonText(value)),
+        note: `json ${note}`,
+      })),
+      spoiled(json).map(({ value, note }) => ({
+        contentType: 'application/json',
+        bytes: Buffer.from(value === undefined ? '' : toJsonText(value)),
+        note: `json ${note}`,
+      })),
     );
   }
-  if (form) options.push(spoiled(form).map(({ value, note }) => ({ contentType: 'application/x-www-form-urlencoded', bytes: Buffer.from(formOf(value)), note: `form ${note}` })));
+  if (form)
+    options.push(
+      spoiled(form).map(({ value, note }) => ({ contentType: 'application/x-www-form-urlencoded', bytes: Buffer.from(formOf(value)), note: `form ${note}` })),
+    );
   if (op.body['multipart/form-data']) {
     const schema = op.body['multipart/form-data'];
     options.push(
       fc
-        .tuple(spoiled(schema), fc.constantFrom('png', 'bytes', 'empty', 'none'), fc.constantFrom('a.png', '../../x.png', 'a\u0000.png', '\u202egnp.exe', 'x'.repeat(600), ''))
+        .tuple(
+          spoiled(schema),
+          fc.constantFrom('png', 'bytes', 'empty', 'none'),
+          fc.constantFrom('a.png', '../../x.png', 'a\u0000.png', '\u202egnp.exe', 'x'.repeat(600), ''),
+        )
         .map(([{ value, note }, file, name]) => {
           const f = new FormData();
           if (value && typeof value === 'object' && !(value instanceof Raw)) {
@@ -286,12 +336,17 @@ function bodyFor(op: Operation): fc.Arbitrary<Body> {
               if (k !== 'file') f.append(k, typeof v === 'string' ? v : toJsonText(v));
             }
           }
-          if (file !== 'none') f.append('file', new Blob([file === 'png' ? pngBytes() : file === 'bytes' ? Buffer.from('%PDF-not really\u0000') : Buffer.alloc(0)]), name);
+          if (file !== 'none')
+            f.append('file', new Blob([file === 'png' ? pngBytes() : file === 'bytes' ? Buffer.from('%PDF-not really\u0000') : Buffer.alloc(0)]), name);
           const r = new Response(f);
           return { contentType: r.headers.get('content-type') ?? '', bytes: undefined as Buffer | undefined, note: `multipart ${note} file=${file}`, form: r };
         })
         .map(({ form, ...rest }) => ({ ...rest, formPromise: form }) as Body & { formPromise?: Response }),
-      fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=abc').map((contentType) => ({ contentType, bytes: Buffer.from('--abc\r\nContent-Disposition: form-data; name="file"\r\n\r\nxx'), note: 'broken multipart' })),
+      fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=abc').map((contentType) => ({
+        contentType,
+        bytes: Buffer.from('--abc\r\nContent-Disposition: form-data; name="file"\r\n\r\nxx'),
+        note: 'broken multipart',
+      })),
     );
   }
   if (op.body['application/octet-stream']) {
@@ -299,8 +354,12 @@ function bodyFor(op: Operation): fc.Arbitrary<Body> {
   }
   // Whatever the endpoint takes: malformed JSON, wrong content types, oversized bodies, none.
   options.push(
-    fc.constantFrom(...MALFORMED_JSON).map((b) => ({ contentType: 'application/json', bytes: Buffer.isBuffer(b) ? b : Buffer.from(b), note: 'malformed json' })),
-    fc.tuple(fc.constantFrom(...WRONG_CONTENT_TYPES), spoiled(json)).map(([contentType, { value }]) => ({ contentType, bytes: Buffer.from(toJsonText(value ?? {})), note: `content-type ${contentType.slice(0, 40)}` })),
+    fc
+      .constantFrom(...MALFORMED_JSON)
+      .map((b) => ({ contentType: 'application/json', bytes: Buffer.isBuffer(b) ? b : Buffer.from(b), note: 'malformed json' })),
+    fc
+      .tuple(fc.constantFrom(...WRONG_CONTENT_TYPES), spoiled(json))
+      .map(([contentType, { value }]) => ({ contentType, bytes: Buffer.from(toJsonText(value ?? {})), note: `content-type ${contentType.slice(0, 40)}` })),
     OVERSIZED.map((n) => ({ contentType: 'application/json', bytes: Buffer.from(`{"a":"${'x'.repeat(n)}"}`), note: `oversized ${n}` })),
     fc.constant({ note: 'no body' }),
   );
@@ -318,9 +377,14 @@ function paramValue(p: Parameter): fc.Arbitrary<{ text: string; note: string }> 
 
 function queryFor(op: Operation): fc.Arbitrary<{ text: string; note: string }> {
   const qs = op.parameters.filter((p) => p.in === 'query');
-  const schema: Schema = { type: 'object', properties: Object.fromEntries(qs.map((p) => [p.name, p.schema ?? {}])), required: qs.filter((p) => p.required).map((p) => p.name) };
+  const schema: Schema = {
+    type: 'object',
+    properties: Object.fromEntries(qs.map((p) => [p.name, p.schema ?? {}])),
+    required: qs.filter((p) => p.required).map((p) => p.name),
+  };
   const encoded = spoiled(schema).map(({ value, note }) => {
-    if (value === null || typeof value !== 'object' || value instanceof Raw || Array.isArray(value)) return { text: `?${encodeUrlPart(value)}`, note: `query ${note}` };
+    if (value === null || typeof value !== 'object' || value instanceof Raw || Array.isArray(value))
+      return { text: `?${encodeUrlPart(value)}`, note: `query ${note}` };
     const parts: string[] = [];
     for (const k of Object.keys(value)) {
       const v = (value as Record<string, unknown>)[k];
@@ -360,7 +424,9 @@ function caseFor(op: Operation): fc.Arbitrary<Case> {
       auth: fc.constantFrom(...AUTHS),
       garbage: fc.constantFrom(...GARBAGE_TOKENS),
       forwarded: fc.option(fc.constantFrom(...GARBAGE_FORWARDED), { freq: 8 }),
-      cookie: fc.option(fc.constantFrom('currency=%ZZ', 'order_access=x:y;order_access=%ZZ', `order_access=${'INV-1:a,'.repeat(200)}`, 'sid=', 'a=b; =; ;;'), { freq: 6 }),
+      cookie: fc.option(fc.constantFrom('currency=%ZZ', 'order_access=x:y;order_access=%ZZ', `order_access=${'INV-1:a,'.repeat(200)}`, 'sid=', 'a=b; =; ;;'), {
+        freq: 6,
+      }),
     })
     .map(({ params, query, body, auth, garbage, forwarded, cookie }) => {
       let i = 0;
@@ -390,7 +456,9 @@ function clip(s: string, n = 160): string {
 
 function describeCase(c: Case): string {
   const body = c.formPromise ? '(multipart form)' : c.body ? JSON.stringify(clip(c.body.toString('latin1'), 200)) : '(none)';
-  const headers = Object.entries(c.headers).map(([k, v]) => `${k}: ${clip(v, 80)}`).join('; ');
+  const headers = Object.entries(c.headers)
+    .map(([k, v]) => `${k}: ${clip(v, 80)}`)
+    .join('; ');
   return `${c.method} ${clip(c.path, 200)} {${headers}} body ${body} [${c.note}]`;
 }
 
@@ -413,7 +481,13 @@ function problem(op: Operation, res: RawAnswer): string | null {
   }
   const e = body?.error;
   const shapeOk =
-    body && typeof body === 'object' && Object.keys(body).join() === 'error' && e && typeof e.code === 'string' && typeof e.message === 'string' && e.message.length > 0 &&
+    body &&
+    typeof body === 'object' &&
+    Object.keys(body).join() === 'error' &&
+    e &&
+    typeof e.code === 'string' &&
+    typeof e.message === 'string' &&
+    e.message.length > 0 &&
     Object.keys(e).every((k) => ['code', 'message', 'fields'].includes(k)) &&
     (e.fields === undefined || (typeof e.fields === 'object' && Object.values(e.fields).every((v) => typeof v === 'string')));
   if (!shapeOk) return `a ${res.status} not in the one error shape: ${res.text.slice(0, 300)}`;
@@ -453,7 +527,9 @@ describe(`every operation of the OpenAPI document under hostile input (seed ${SE
   });
 
   for (const op of operations) {
-    it(`${op.method} ${op.path} answers hostile input with a 4xx in the error shape, never a 5xx or a hang`, { timeout: 60_000 + RUNS * TIMEOUT_MS }, async () => {
+    it(`${op.method} ${op.path} answers hostile input with a 4xx in the error shape, never a 5xx or a hang`, {
+      timeout: 60_000 + RUNS * TIMEOUT_MS,
+    }, async () => {
       const seed = seedOf(op);
       let lastNote = '';
       try {
@@ -504,19 +580,37 @@ describe('cases the fuzz found', () => {
     expectApiError(await t.api('/api/kvps?keys=%00%00'), 400, 'validation_error');
     expectApiError(await t.api('/api/files/a%00b'), 400, 'validation_error');
     expectApiError(await t.api('/api/carts/quote', { method: 'POST', json: { lines: [{ skuCode: 'A\u0000', quantity: 1 }] } }), 400, 'validation_error');
-    expectApiError(await t.api('/api/contact', { method: 'POST', json: { client_name: 'N\u0000', client_email: 'a@example.com', client_subject: 's', client_message: 'm' } }), 400, 'validation_error');
+    expectApiError(
+      await t.api('/api/contact', {
+        method: 'POST',
+        json: { client_name: 'N\u0000', client_email: 'a@example.com', client_subject: 's', client_message: 'm' },
+      }),
+      400,
+      'validation_error',
+    );
   });
   it('an id beyond the 32-bit range answers 400, not a database error', async () => {
     const { expectApiError } = await import('./helpers/assertions.ts');
     expectApiError(await t.api('/api/sales?id=2147483648', { headers: customer.auth }), 400);
-    expectApiError(await t.api('/api/checkouts', { method: 'POST', json: { items: [{ skuCode: 'A', quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', addressId: 2 ** 31 }, headers: customer.auth }), 400);
+    expectApiError(
+      await t.api('/api/checkouts', {
+        method: 'POST',
+        json: { items: [{ skuCode: 'A', quantity: 1 }], paymentMethod: 'cod', deliveryMethod: 'home_delivery', addressId: 2 ** 31 },
+        headers: customer.auth,
+      }),
+      400,
+    );
   });
   it('every paged search refuses filter and sort fields named after Object.prototype with a 400', async () => {
     const { expectApiError } = await import('./helpers/assertions.ts');
     const searches = operations.filter((o) => JSON.stringify(o.body['application/json']?.properties ?? {}).includes('"sortParams"'));
     expect(searches.length).toBeGreaterThan(5);
     for (const op of searches) {
-      for (const body of [{ textParams: [{ field: 'toString', value: 1 }] }, { sortParams: [{ field: '__proto__' }] }, { sortParams: [{ field: 'constructor' }] }]) {
+      for (const body of [
+        { textParams: [{ field: 'toString', value: 1 }] },
+        { sortParams: [{ field: '__proto__' }] },
+        { sortParams: [{ field: 'constructor' }] },
+      ]) {
         const res = await t.api(op.path, { method: op.method, json: body, headers: customer.auth });
         expectApiError(res, 400);
       }
@@ -525,7 +619,14 @@ describe('cases the fuzz found', () => {
   it('a malformed multipart form answers 400', async () => {
     const { expectApiError } = await import('./helpers/assertions.ts');
     for (const type of ['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=abc']) {
-      expectApiError(await t.api('/api/files', { method: 'POST', body: '--abc\r\nContent-Disposition: form-data; name="file"\r\n\r\nxx', headers: { 'content-type': type, ...customer.auth } }), 400);
+      expectApiError(
+        await t.api('/api/files', {
+          method: 'POST',
+          body: '--abc\r\nContent-Disposition: form-data; name="file"\r\n\r\nxx',
+          headers: { 'content-type': type, ...customer.auth },
+        }),
+        400,
+      );
     }
   });
   it('a broken percent-escape in a path and an oversized request head answer in the error shape', async () => {
@@ -611,7 +712,12 @@ async function sweepSend(op: Operation, r: SweepRequest, changes: boolean): Prom
   let res: Response;
   let text: string;
   try {
-    res = await fetch(`${t.baseUrl}${r.path}`, { method: op.method, body: r.body, headers: { ...headers, accept: 'application/json', 'x-api-key': TEST_API_KEY }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(`${t.baseUrl}${r.path}`, {
+      method: op.method,
+      body: r.body,
+      headers: { ...headers, accept: 'application/json', 'x-api-key': TEST_API_KEY },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     text = await res.text();
   } catch (err) {
     return { status: 0, json: undefined, text: '', problem: `no answer in ${TIMEOUT_MS} ms (${(err as Error).message})\n  request: ${request}` };
@@ -633,8 +739,12 @@ async function sweepSend(op: Operation, r: SweepRequest, changes: boolean): Prom
 /** Path and required query parameters filled with plausible values (real ids where known). */
 function urlOf(op: Operation, rnd: Random): string {
   const sample = (s: Schema | undefined) => fc.sample(plausible(s, dict), { seed: rnd.int(2 ** 31), numRuns: 1 })[0];
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeUrlPart(sample(op.parameters.find((p) => p.in === 'path' && p.name === name)?.schema) ?? 'x'));
-  const query = op.parameters.filter((p) => p.in === 'query' && (p.required || rnd.next() < 0.3)).map((p) => `${encodeUrlPart(p.name)}=${encodeUrlPart(sample(p.schema))}`);
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeUrlPart(sample(op.parameters.find((p) => p.in === 'path' && p.name === name)?.schema) ?? 'x'),
+  );
+  const query = op.parameters
+    .filter((p) => p.in === 'query' && (p.required || rnd.next() < 0.3))
+    .map((p) => `${encodeUrlPart(p.name)}=${encodeUrlPart(sample(p.schema))}`);
   return query.length ? `${path}?${query.join('&')}` : path;
 }
 
@@ -665,7 +775,10 @@ describe(`every field of every body takes a value of every JSON type (seed ${SEE
       const seed = seedOf(op) ^ 0x5eed;
       const rnd = randomOf(seed);
       // Half the bodies have every field in place, so that the changed field is not the only one there.
-      const bases = fc.sample(fc.oneof(plausible(schema, dict), plausible(filledSchema(schema), dict)), { seed, numRuns: Math.max(1, paths.length * JSON_KIND_NAMES.length * ROUNDS) });
+      const bases = fc.sample(fc.oneof(plausible(schema, dict), plausible(filledSchema(schema), dict)), {
+        seed,
+        numRuns: Math.max(1, paths.length * JSON_KIND_NAMES.length * ROUNDS),
+      });
       const problems: string[] = [];
       let sent = 0;
       for (let round = 0; round < ROUNDS; round++) {
@@ -770,7 +883,9 @@ describe(`every paged search: every filter field with every match type and JSON 
       // Known: answered, or refused for a reason about this field ("field: why", as the API
       // words a field's error) other than that it is unknown.
       const known = (a: SweepAnswer, field: string) =>
-        a.status < 400 || a.status >= 500 || Object.values<unknown>(a.json?.error?.fields ?? {}).some((why) => typeof why === 'string' && why.startsWith(`${field}:`) && !/unknown/i.test(why));
+        a.status < 400 ||
+        a.status >= 500 ||
+        Object.values<unknown>(a.json?.error?.fields ?? {}).some((why) => typeof why === 'string' && why.startsWith(`${field}:`) && !/unknown/i.test(why));
       const filters: string[] = [];
       const sorts: string[] = [];
       for (const c of candidates) {

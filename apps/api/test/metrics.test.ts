@@ -92,15 +92,31 @@ describe('GET /metrics behind METRICS_TOKEN', () => {
     expect((await checkout(t, body, { 'idempotency-key': key })).status).toBe(201);
     expect((await checkout(t, body, { 'idempotency-key': key })).status).toBe(200);
     const after = await scrape();
-    expect(sample(after, 'storefront_orders_placed_total', { payment_method: 'cod' })).toBe(sample(before, 'storefront_orders_placed_total', { payment_method: 'cod' }) + 1);
-    expect(sample(after, 'storefront_mail_outbox_messages', { state: 'waiting' })).toBeGreaterThan(sample(before, 'storefront_mail_outbox_messages', { state: 'waiting' }));
+    expect(sample(after, 'storefront_orders_placed_total', { payment_method: 'cod' })).toBe(
+      sample(before, 'storefront_orders_placed_total', { payment_method: 'cod' }) + 1,
+    );
+    expect(sample(after, 'storefront_mail_outbox_messages', { state: 'waiting' })).toBeGreaterThan(
+      sample(before, 'storefront_mail_outbox_messages', { state: 'waiting' }),
+    );
   });
 
   it('counts mail given up on as failed', async () => {
     const before = sample(await scrape(), 'storefront_mail_outbox_messages', { state: 'failed' });
     await t.db.kysely
       .insertInto('mail_outbox')
-      .values({ to_address: 'x@example.com', reply_to: null, subject: 's', text_body: 't', html_body: null, status: 'pending', attempts: MAX_ATTEMPTS, last_error: 'refused', created_at: new Date().toISOString(), claimed_at: null, sent_at: null })
+      .values({
+        to_address: 'x@example.com',
+        reply_to: null,
+        subject: 's',
+        text_body: 't',
+        html_body: null,
+        status: 'pending',
+        attempts: MAX_ATTEMPTS,
+        last_error: 'refused',
+        created_at: new Date().toISOString(),
+        claimed_at: null,
+        sent_at: null,
+      })
       .execute();
     expect(sample(await scrape(), 'storefront_mail_outbox_messages', { state: 'failed' })).toBe(before + 1);
   });

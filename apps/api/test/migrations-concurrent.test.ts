@@ -27,11 +27,13 @@ describe.runIf(testDbKind() === 'postgres')('migrations on a PostgreSQL server s
 
   /** Three sessions creating and dropping schemas until the returned function is called. */
   async function startChurn(): Promise<() => Promise<void>> {
-    const admins = await Promise.all([0, 1, 2].map(async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }));
+    const admins = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        return c;
+      }),
+    );
     const stop = { done: false };
     const churning = admins.map((a) => churn(a, stop));
     return async () => {

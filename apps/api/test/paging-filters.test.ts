@@ -77,7 +77,10 @@ describe('typed filters of the paged searches', () => {
       expect(asNumber.body.list.every((r) => r[field] === row[field])).toBe(true);
       const asText = await search('/api/stocks/items/skus/search', { fetchCount: true, textParams: [{ field, value: ` ${row[field]} ` }] });
       expect(asText.body).toEqual(asNumber.body);
-      const asList = await search('/api/stocks/items/skus/search', { fetchCount: true, textParams: [{ field, value: `${row[field]}, ${2 ** 31 - 1}`, matchType: 'IN' }] });
+      const asList = await search('/api/stocks/items/skus/search', {
+        fetchCount: true,
+        textParams: [{ field, value: `${row[field]}, ${2 ** 31 - 1}`, matchType: 'IN' }],
+      });
       expect(asList.body).toEqual(asNumber.body);
     }
     const categories = await search('/api/categories/search', { textParams: [{ field: 'parentId', value: '1' }] });
@@ -86,7 +89,12 @@ describe('typed filters of the paged searches', () => {
 
   it('take a yes/no field as true/false, "true"/"false" or 1/0, answering the same, and refuse anything else', async () => {
     for (const s of SEARCHES.filter((x) => x.boolean)) {
-      for (const [yes, no] of [[true, false], ['true', 'false'], [1, 0], ['1', '0']]) {
+      for (const [yes, no] of [
+        [true, false],
+        ['true', 'false'],
+        [1, 0],
+        ['1', '0'],
+      ]) {
         const valid = await search(s.path, { size: 100, fetchCount: true, textParams: [{ field: s.boolean, value: yes }] });
         const invalid = await search(s.path, { size: 100, fetchCount: true, textParams: [{ field: s.boolean, value: no }] });
         expect(valid.status, valid.text).toBe(200);
@@ -95,7 +103,8 @@ describe('typed filters of the paged searches', () => {
         const all = await search(s.path, { size: 1, fetchCount: true });
         expect(valid.body.count! + invalid.body.count!).toBe(all.body.count);
       }
-      for (const value of ['maybe', 'yes', 2, -1, 0.5, '']) expectRefused(await search(s.path, { textParams: [{ field: s.boolean, value }] }, s.signedIn), s.boolean!);
+      for (const value of ['maybe', 'yes', 2, -1, 0.5, ''])
+        expectRefused(await search(s.path, { textParams: [{ field: s.boolean, value }] }, s.signedIn), s.boolean!);
       expectRefused(await search(s.path, { textParams: [{ field: s.boolean, value: 'true,false', matchType: 'IN' }] }, s.signedIn), s.boolean!);
     }
   });

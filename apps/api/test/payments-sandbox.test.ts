@@ -4,7 +4,20 @@ import { checkoutDeps } from '../src/modules/checkout/checkout-deps.ts';
 import { expireStalePayments } from '../src/modules/payments/payments.service.ts';
 import { signUp } from './helpers/accounts.ts';
 import { expectApiError } from './helpers/assertions.ts';
-import { checkout, checkoutBody, countRows, generousOrderLimits, onApp, paySandbox, plainSkus, saleRow, setStock, startPaymentsApp, stockOf, type TestSku } from './helpers/checkout.ts';
+import {
+  checkout,
+  checkoutBody,
+  countRows,
+  generousOrderLimits,
+  onApp,
+  paySandbox,
+  plainSkus,
+  saleRow,
+  setStock,
+  startPaymentsApp,
+  stockOf,
+  type TestSku,
+} from './helpers/checkout.ts';
 import { addCoupon } from './helpers/pricing-fixtures.ts';
 import type { TestApp } from './helpers/test-app.ts';
 
@@ -62,7 +75,9 @@ describe('paying by card through the sandbox', () => {
     const sale = await t.api(`/api/sales?invoiceId=${invoiceId}`, { headers: { 'x-order-token': token! } });
     expect(sale.body).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', canRetryPayment: false, canCancel: false });
     expect(sale.body.paidAt).toBeTruthy();
-    expect(sale.body.payments).toEqual([expect.objectContaining({ provider: 'sandbox', status: 'valid', amount: sale.body.total, currency: 'BDT', riskLevel: 0 })]);
+    expect(sale.body.payments).toEqual([
+      expect.objectContaining({ provider: 'sandbox', status: 'valid', amount: sale.body.total, currency: 'BDT', riskLevel: 0 }),
+    ]);
     expect(sale.body.history.at(-1).note).toMatch(/verified with the provider/);
     expect(await stockOf(t.db.kysely, sku.id)).toBe(1);
     const mails = await t.db.kysely.selectFrom('mail_outbox').select('subject').where('subject', 'like', `%${invoiceId}%`).execute();
@@ -76,14 +91,19 @@ describe('paying by card through the sandbox', () => {
     const confirm = await t.api(`/api/checkouts/confirm?invoiceId=${invoiceId}`, { method: 'PATCH', json: { valId: back.fields.val_id } });
     expect(confirm.status).toBe(200);
     expect(confirm.body).toEqual({ invoiceId, status: 'confirmed', paymentStatus: 'paid', changed: false });
-    const again = await fetch(onApp(t, back.action), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(back.fields), redirect: 'manual' });
+    const again = await fetch(onApp(t, back.action), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(back.fields),
+      redirect: 'manual',
+    });
     expect(again.headers.get('location')).toBe(`/payments/response/success?invoiceId=${invoiceId}`);
     const after = await t.api(`/api/sales?invoiceId=${invoiceId}`, { headers: { 'x-order-token': token! } });
     expect(after.body.history).toHaveLength(historyBefore);
     expect(await t.db.kysely.selectFrom('mail_outbox').select('id').where('subject', 'like', `%${invoiceId}%`).execute()).toHaveLength(1);
   });
 
-  it('never marks an order paid on a browser\'s word: no payment, an invented or a foreign val_id all answer 409', async () => {
+  it("never marks an order paid on a browser's word: no payment, an invented or a foreign val_id all answer 409", async () => {
     const paid = await cardOrder();
     const paidBack = await paySandbox(t, paid.res.body.paymentUrl, 'pay');
     const { invoiceId, token } = await cardOrder();
@@ -94,7 +114,11 @@ describe('paying by card through the sandbox', () => {
     expectApiError(await confirm({ valId: paidBack.fields.val_id }), 409, 'payment_mismatch');
     expectApiError(await confirm({ val_id: paidBack.fields.val_id, tran_id: paidBack.fields.tran_id }), 409, 'payment_mismatch');
     // A signed VALID notice for this order's tran_id but another order's val_id.
-    const session = await t.db.kysely.selectFrom('payments').select('tran_id').where('sale_id', '=', (await saleRow(t.db.kysely, invoiceId)).id).executeTakeFirstOrThrow();
+    const session = await t.db.kysely
+      .selectFrom('payments')
+      .select('tran_id')
+      .where('sale_id', '=', (await saleRow(t.db.kysely, invoiceId)).id)
+      .executeTakeFirstOrThrow();
     const forged = await ipnOf({ ...paidBack.fields, tran_id: session.tran_id });
     expect(forged.status).toBe(400);
     const sale = await t.api(`/api/sales?invoiceId=${invoiceId}`, { headers: { 'x-order-token': token! } });
@@ -147,13 +171,17 @@ describe('paying by card through the sandbox', () => {
     expect(await stockOf(t.db.kysely, paid.sku.id)).toBe(1);
   });
 
-  it('lets only the owner or the holder of the open session\'s tran_id cancel a payment', async () => {
+  it("lets only the owner or the holder of the open session's tran_id cancel a payment", async () => {
     const { invoiceId, sku } = await cardOrder();
     const stranger = await signUp(t);
     expectApiError(await t.api(`/api/checkouts/cancel?invoiceId=${invoiceId}`, { method: 'PATCH', json: {}, headers: stranger.auth }), 404);
     expectApiError(await t.api(`/api/checkouts/failure?invoiceId=${invoiceId}`, { method: 'PATCH', json: { tranId: 'T0000000000000000000000000' } }), 404);
     expect(await stockOf(t.db.kysely, sku.id)).toBe(1);
-    const { tran_id } = await t.db.kysely.selectFrom('payments').select('tran_id').where('sale_id', '=', (await saleRow(t.db.kysely, invoiceId)).id).executeTakeFirstOrThrow();
+    const { tran_id } = await t.db.kysely
+      .selectFrom('payments')
+      .select('tran_id')
+      .where('sale_id', '=', (await saleRow(t.db.kysely, invoiceId)).id)
+      .executeTakeFirstOrThrow();
     const res = await t.api(`/api/checkouts/failure?invoiceId=${invoiceId}`, { method: 'PATCH', json: { tran_id, reason: 'Card declined' } });
     expect(res.body).toMatchObject({ status: 'payment_failed', changed: true });
     expect(await stockOf(t.db.kysely, sku.id)).toBe(2);
@@ -164,7 +192,11 @@ describe('paying by card through the sandbox', () => {
     const page = await (await fetch(onApp(t, res.body.paymentUrl))).text();
     const session = /name="session" value="([^"]+)"/.exec(page)![1];
     // The gateway took the money, but neither the notice nor the return reached us…
-    await t.db.kysely.updateTable('sandbox_payment_sessions').set({ status: 'VALID', val_id: 'SBXlostreturn0001', completed_at: new Date().toISOString() }).where('session_key', '=', session).execute();
+    await t.db.kysely
+      .updateTable('sandbox_payment_sessions')
+      .set({ status: 'VALID', val_id: 'SBXlostreturn0001', completed_at: new Date().toISOString() })
+      .where('session_key', '=', session)
+      .execute();
     // …and the browser says "cancel".
     const r = await t.api(`/api/checkouts/cancel?invoiceId=${invoiceId}`, { method: 'PATCH', json: {}, headers: { 'x-order-token': token! } });
     expect(r.status).toBe(200);
@@ -202,7 +234,7 @@ describe('paying by card through the sandbox', () => {
     expect(await stockOf(t.db.kysely, sku.id)).toBe(2);
   });
 
-  it('refuses card payment above the gateway\'s limit before writing anything', async () => {
+  it("refuses card payment above the gateway's limit before writing anything", async () => {
     const sku = skus[next++];
     await setStock(t.db.kysely, sku.id, [99]);
     const before = await countRows(t.db.kysely, 'sales');
@@ -229,7 +261,8 @@ describe('asking the provider about an order is bounded', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     // Cancel and failure are not this caller's to ask (the order is not theirs): refused
     // before the provider is asked, spending nothing (the owner's side: abuse-checkout.test.ts).
-    for (const path of ['cancel', 'failure']) expectApiError(await t.api(`/api/checkouts/${path}?invoiceId=${invoiceId}`, { method: 'PATCH', json: {} }), 404, 'not_found');
+    for (const path of ['cancel', 'failure'])
+      expectApiError(await t.api(`/api/checkouts/${path}?invoiceId=${invoiceId}`, { method: 'PATCH', json: {} }), 404, 'not_found');
     expectApiError(await t.api(`/api/checkouts/confirm?invoiceId=${other.invoiceId}`, { method: 'PATCH', json: {} }), 409, 'payment_not_verified');
   });
 });

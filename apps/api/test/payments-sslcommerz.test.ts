@@ -132,14 +132,23 @@ describe('paying through SSLCommerz', () => {
     const wrongAmount = await cardOrder();
     gw.complete(wrongAmount.tranId, 'VALID', { amount: toGatewayAmount(wrongAmount.total - 100) });
     const f1 = gw.returnFields(wrongAmount.tranId);
-    expectApiError(await t.api(`/api/checkouts/confirm?invoiceId=${wrongAmount.invoiceId}`, { method: 'PATCH', json: { valId: f1.val_id } }), 409, 'payment_mismatch');
-    expect(await browserReturn(gw.sessions.get(wrongAmount.tranId)!.init.success_url, f1)).toBe(`/payments/response/failed?invoiceId=${wrongAmount.invoiceId}&reason=unverified`);
+    expectApiError(
+      await t.api(`/api/checkouts/confirm?invoiceId=${wrongAmount.invoiceId}`, { method: 'PATCH', json: { valId: f1.val_id } }),
+      409,
+      'payment_mismatch',
+    );
+    expect(await browserReturn(gw.sessions.get(wrongAmount.tranId)!.init.success_url, f1)).toBe(
+      `/payments/response/failed?invoiceId=${wrongAmount.invoiceId}&reason=unverified`,
+    );
     expect(await state(wrongAmount.invoiceId)).toEqual({ status: 'pending_payment', paymentStatus: 'pending' });
 
     const wrongCurrency = await cardOrder();
     gw.complete(wrongCurrency.tranId, 'VALID', { currency: 'USD' });
     expectApiError(
-      await t.api(`/api/checkouts/confirm?invoiceId=${wrongCurrency.invoiceId}`, { method: 'PATCH', json: { valId: gw.returnFields(wrongCurrency.tranId).val_id } }),
+      await t.api(`/api/checkouts/confirm?invoiceId=${wrongCurrency.invoiceId}`, {
+        method: 'PATCH',
+        json: { valId: gw.returnFields(wrongCurrency.tranId).val_id },
+      }),
       409,
       'payment_mismatch',
     );
@@ -169,11 +178,19 @@ describe('paying through SSLCommerz', () => {
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toEqual({ result: 'paid' });
     expect(await state(invoiceId)).toEqual({ status: 'confirmed', paymentStatus: 'paid' });
-    const history = await t.db.kysely.selectFrom('sale_status_history').select('id').where('sale_id', '=', (await saleRow(t.db.kysely, invoiceId)).id).execute();
+    const history = await t.db.kysely
+      .selectFrom('sale_status_history')
+      .select('id')
+      .where('sale_id', '=', (await saleRow(t.db.kysely, invoiceId)).id)
+      .execute();
 
     const replay = await gw.sendIpn(tranId, t.baseUrl);
     expect(JSON.parse(replay.body)).toEqual({ result: 'unchanged' });
-    const after = await t.db.kysely.selectFrom('sale_status_history').select('id').where('sale_id', '=', (await saleRow(t.db.kysely, invoiceId)).id).execute();
+    const after = await t.db.kysely
+      .selectFrom('sale_status_history')
+      .select('id')
+      .where('sale_id', '=', (await saleRow(t.db.kysely, invoiceId)).id)
+      .execute();
     expect(after).toHaveLength(history.length);
     // The browser's return after the IPN did the work changes nothing either.
     expect(await browserReturn(gw.sessions.get(tranId)!.init.success_url, gw.returnFields(tranId))).toBe(`/payments/response/success?invoiceId=${invoiceId}`);
@@ -189,7 +206,9 @@ describe('paying through SSLCommerz', () => {
   it('releases the stock on a failed or cancelled return, and takes it again when the bank pays late', async () => {
     const failed = await cardOrder(1);
     gw.complete(failed.tranId, 'FAILED');
-    expect(await browserReturn(gw.sessions.get(failed.tranId)!.init.fail_url, gw.returnFields(failed.tranId))).toBe(`/payments/response/failed?invoiceId=${failed.invoiceId}`);
+    expect(await browserReturn(gw.sessions.get(failed.tranId)!.init.fail_url, gw.returnFields(failed.tranId))).toBe(
+      `/payments/response/failed?invoiceId=${failed.invoiceId}`,
+    );
     expect(await state(failed.invoiceId)).toEqual({ status: 'payment_failed', paymentStatus: 'failed' });
     expect(await stockOf(t.db.kysely, failed.sku.id)).toBe(1);
     // The bank settles after all: the stock is reserved again and the order confirmed.
@@ -200,7 +219,9 @@ describe('paying through SSLCommerz', () => {
 
     const cancelled = await cardOrder(1);
     gw.complete(cancelled.tranId, 'CANCELLED');
-    expect(await browserReturn(gw.sessions.get(cancelled.tranId)!.init.cancel_url, gw.returnFields(cancelled.tranId))).toBe(`/payments/response/cancel?invoiceId=${cancelled.invoiceId}`);
+    expect(await browserReturn(gw.sessions.get(cancelled.tranId)!.init.cancel_url, gw.returnFields(cancelled.tranId))).toBe(
+      `/payments/response/cancel?invoiceId=${cancelled.invoiceId}`,
+    );
     expect(await stockOf(t.db.kysely, cancelled.sku.id)).toBe(1);
     // Someone else buys the last unit; then the bank pays late: the order is held, not oversold.
     const other = await checkout(t, checkoutBody([{ skuCode: cancelled.sku.code, quantity: 1 }]));
@@ -216,7 +237,11 @@ describe('paying through SSLCommerz', () => {
     gw.complete(tranId, 'VALID');
     const fields = gw.returnFields(tranId);
     gw.down = true;
-    expectApiError(await t.api(`/api/checkouts/confirm?invoiceId=${invoiceId}`, { method: 'PATCH', json: { valId: fields.val_id } }), 503, 'payment_provider_unavailable');
+    expectApiError(
+      await t.api(`/api/checkouts/confirm?invoiceId=${invoiceId}`, { method: 'PATCH', json: { valId: fields.val_id } }),
+      503,
+      'payment_provider_unavailable',
+    );
     expect(await browserReturn(gw.sessions.get(tranId)!.init.success_url, fields)).toBe(`/payments/response/success?invoiceId=${invoiceId}`);
     expect(await state(invoiceId)).toEqual({ status: 'pending_payment', paymentStatus: 'pending' });
     gw.down = false;

@@ -49,7 +49,10 @@ describe('POST /api/discount/coupons/search', () => {
 
   it('a coupon whose uses are all taken is listed as not valid', async () => {
     const id = await addCoupon(db(), { code: 'GONE1', value: 100, usageLimit: 1, isPublic: true });
-    await db().insertInto('coupon_usages').values({ coupon_id: id, customer_id: null, order_ref: 'INV-GONE1', amount: 100, created_at: new Date().toISOString() }).execute();
+    await db()
+      .insertInto('coupon_usages')
+      .values({ coupon_id: id, customer_id: null, order_ref: 'INV-GONE1', amount: 100, created_at: new Date().toISOString() })
+      .execute();
     const res = await t.api('/api/discount/coupons/search', { method: 'POST', json: { textParams: [{ field: 'code', value: 'GONE1' }] } });
     expect(res.body.list[0]).toMatchObject({ code: 'GONE1', valid: false });
   });
@@ -78,7 +81,10 @@ describe('GET /api/discount/coupons/apply', () => {
 
   it('a percentage coupon is rounded down to the whole taka and capped at its maximum', async () => {
     await addCoupon(db(), { code: 'PCT7', discountType: 'PERCENTAGE', value: 7 });
-    const lines = [{ skuCode: sofa.code, quantity: 1 }, { skuCode: table.code, quantity: 3 }];
+    const lines = [
+      { skuCode: sofa.code, quantity: 1 },
+      { skuCode: table.code, quantity: 3 },
+    ];
     const total = sofa.sales_price + table.sales_price * 3;
     const res = await apply('PCT7', lines);
     expect(res.body.couponAmount).toBe(pctOffWholeTaka(total, 7));
@@ -137,7 +143,10 @@ describe('GET /api/discount/coupons/apply', () => {
   it('a coupon whose total uses are taken is used up', async () => {
     const id = await addCoupon(db(), { code: 'ONCEONLY', value: 10_000, usageLimit: 1, isPublic: true });
     expect((await apply('ONCEONLY', [{ skuCode: sofa.code, quantity: 1 }])).status).toBe(200);
-    await db().insertInto('coupon_usages').values({ coupon_id: id, customer_id: 42, order_ref: 'INV-1', amount: 10_000, created_at: new Date().toISOString() }).execute();
+    await db()
+      .insertInto('coupon_usages')
+      .values({ coupon_id: id, customer_id: 42, order_ref: 'INV-1', amount: 10_000, created_at: new Date().toISOString() })
+      .execute();
     const res = await apply('ONCEONLY', [{ skuCode: sofa.code, quantity: 1 }]);
     expectApiError(res, 409, 'coupon_used_up');
     expect(res.body.error.message).toBe('This coupon has been fully used');
@@ -151,14 +160,20 @@ describe('GET /api/discount/coupons/apply', () => {
     const id = await addCoupon(db(), { code: 'PERCUST', value: 5_000, perCustomerLimit: 1 });
     const lines = [{ skuCode: sofa.code, quantity: 1 }];
     expect((await quoteCart(db(), { lines, couponCode: 'PERCUST', customerId: 7 })).coupon).toMatchObject({ applied: true, amount: 5_000 });
-    await db().insertInto('coupon_usages').values({ coupon_id: id, customer_id: 7, order_ref: 'INV-7', amount: 5_000, created_at: new Date().toISOString() }).execute();
+    await db()
+      .insertInto('coupon_usages')
+      .values({ coupon_id: id, customer_id: 7, order_ref: 'INV-7', amount: 5_000, created_at: new Date().toISOString() })
+      .execute();
     expect((await quoteCart(db(), { lines, couponCode: 'PERCUST', customerId: 7 })).coupon).toMatchObject({ applied: false, reason: 'used_up_by_customer' });
     // Another customer still may.
     expect((await quoteCart(db(), { lines, couponCode: 'PERCUST', customerId: 8 })).coupon).toMatchObject({ applied: true });
   });
 
   it('ignores unknown skus, and a cart of only unknown skus gets no coupon', async () => {
-    const withUnknown = await apply('NIBASH500', [{ skuCode: sofa.code, quantity: 1 }, { skuCode: 'NOT-A-SKU', quantity: 5 }]);
+    const withUnknown = await apply('NIBASH500', [
+      { skuCode: sofa.code, quantity: 1 },
+      { skuCode: 'NOT-A-SKU', quantity: 5 },
+    ]);
     expect(withUnknown.status).toBe(200);
     expect(withUnknown.body.totals.subTotal).toBe(sofa.sales_price);
     expectApiError(await apply('NIBASH500', [{ skuCode: 'NOT-A-SKU', quantity: 5 }]), 422, 'coupon_empty_cart');
@@ -173,7 +188,16 @@ describe('GET /api/discount/coupons/apply', () => {
   });
 
   it('refuses tampered items: negative, zero, fractional or huge quantities, bad shapes', async () => {
-    for (const items of [`${sofa.code}:-1`, `${sofa.code}:0`, `${sofa.code}:1.5`, `${sofa.code}:100`, `${sofa.code}`, `${sofa.code}:2,`, 'x'.repeat(5000), `${sofa.code}:1;DROP`]) {
+    for (const items of [
+      `${sofa.code}:-1`,
+      `${sofa.code}:0`,
+      `${sofa.code}:1.5`,
+      `${sofa.code}:100`,
+      `${sofa.code}`,
+      `${sofa.code}:2,`,
+      'x'.repeat(5000),
+      `${sofa.code}:1;DROP`,
+    ]) {
       const res = await t.api(`/api/discount/coupons/apply?code=NIBASH500&items=${encodeURIComponent(items)}`);
       expectApiError(res, 400);
     }
@@ -217,7 +241,12 @@ describe('coupon use at checkout', () => {
         });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(i)));
     expect(results.filter(Boolean)).toHaveLength(1);
-    const uses = await db().selectFrom('coupon_usages').innerJoin('coupons', 'coupons.id', 'coupon_usages.coupon_id').where('coupons.code', '=', 'RACE1').select('coupon_usages.id').execute();
+    const uses = await db()
+      .selectFrom('coupon_usages')
+      .innerJoin('coupons', 'coupons.id', 'coupon_usages.coupon_id')
+      .where('coupons.code', '=', 'RACE1')
+      .select('coupon_usages.id')
+      .execute();
     expect(uses).toHaveLength(1);
   });
 

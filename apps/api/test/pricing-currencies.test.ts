@@ -50,7 +50,10 @@ describe('GET /api/currencies/conversions', () => {
       const res = await t.api('/api/currencies/conversions');
       expect(res.body.list[0]).toMatchObject({ sourceId: 'BDT', rate: 1, sourceCountry: 'bangladesh', numCode: '+88' });
     } finally {
-      await t.db.kysely.insertInto('currencies').values({ code: 'BDT', country: 'bangladesh', rate: 1, num_code: '+88', image_url: '/media/flags/BDT.svg', sort_order: 0 }).execute();
+      await t.db.kysely
+        .insertInto('currencies')
+        .values({ code: 'BDT', country: 'bangladesh', rate: 1, num_code: '+88', image_url: '/media/flags/BDT.svg', sort_order: 0 })
+        .execute();
     }
   });
 

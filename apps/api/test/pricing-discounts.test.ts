@@ -21,7 +21,19 @@ describe('POST /api/global/discounts/search', () => {
     const list = res.body.list;
     expect(list.length).toBeGreaterThanOrEqual(5);
     for (const d of list) {
-      expect(Object.keys(d).sort()).toEqual(['categories', 'coveredCategoryIds', 'discountType', 'endsAt', 'id', 'items', 'startsAt', 'title', 'type', 'valid', 'value']);
+      expect(Object.keys(d).sort()).toEqual([
+        'categories',
+        'coveredCategoryIds',
+        'discountType',
+        'endsAt',
+        'id',
+        'items',
+        'startsAt',
+        'title',
+        'type',
+        'valid',
+        'value',
+      ]);
       expect(['FIXED_CATEGORY', 'FIXED_PRODUCT']).toContain(d.type);
       expect(['PERCENTAGE', 'AMOUNT']).toContain(d.discountType);
       expect(Number.isInteger(d.value)).toBe(true);
@@ -73,7 +85,14 @@ describe('POST /api/global/discounts/search', () => {
   });
 
   it('a discount is valid only inside its window', async () => {
-    const future = await addDiscount(db(), { title: 'starts tomorrow', type: 'FIXED_CATEGORY', discountType: 'PERCENTAGE', value: 5, categories: [await categoryId(db(), 'dining')], startsAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const future = await addDiscount(db(), {
+      title: 'starts tomorrow',
+      type: 'FIXED_CATEGORY',
+      discountType: 'PERCENTAGE',
+      value: 5,
+      categories: [await categoryId(db(), 'dining')],
+      startsAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     const res = await search({ textParams: [{ field: 'id', value: future }] });
     expect(res.body.list[0]).toMatchObject({ id: future, valid: false });
   });
@@ -106,10 +125,23 @@ describe('POST /api/carts/quote prices a cart from the database alone', () => {
   });
 
   it('without discounts every line costs its list price', async () => {
-    const res = await quote({ lines: [{ skuCode: plain.code, quantity: 2 }, { skuCode: other.code, quantity: 1 }] });
+    const res = await quote({
+      lines: [
+        { skuCode: plain.code, quantity: 2 },
+        { skuCode: other.code, quantity: 1 },
+      ],
+    });
     expect(res.status).toBe(200);
     const [a, b] = res.body.lines;
-    expect(a).toMatchObject({ skuCode: plain.code, quantity: 2, status: 'ok', salesPrice: plain.sales_price, unitPrice: plain.sales_price, saving: 0, subTotal: plain.sales_price * 2 });
+    expect(a).toMatchObject({
+      skuCode: plain.code,
+      quantity: 2,
+      status: 'ok',
+      salesPrice: plain.sales_price,
+      unitPrice: plain.sales_price,
+      saving: 0,
+      subTotal: plain.sales_price * 2,
+    });
     expect(a.product).toMatchObject({ id: plain.product_id });
     expect(a.product.categoryIds).toContain(await categoryId(db(), 'living-room'));
     expect(a.sku.label).toMatch(/\S/);
@@ -151,7 +183,12 @@ describe('POST /api/carts/quote prices a cart from the database alone', () => {
     await addDiscount(db(), { type: 'FIXED_PRODUCT', discountType: 'PERCENTAGE', value: 100, items: [{ productId: plain.product_id }] });
     await addDiscount(db(), { type: 'FIXED_PRODUCT', discountType: 'AMOUNT', value: other.sales_price * 10, items: [{ productId: other.product_id }] });
     try {
-      const res = await quote({ lines: [{ skuCode: plain.code, quantity: 1 }, { skuCode: other.code, quantity: 2 }] });
+      const res = await quote({
+        lines: [
+          { skuCode: plain.code, quantity: 1 },
+          { skuCode: other.code, quantity: 2 },
+        ],
+      });
       expect(res.body.lines.map((l: any) => l.unitPrice)).toEqual([0, 0]);
       expect(res.body.totals).toMatchObject({ total: 0, discount: plain.sales_price + other.sales_price * 2 });
     } finally {
@@ -163,8 +200,20 @@ describe('POST /api/carts/quote prices a cart from the database alone', () => {
     const cat = await categoryId(db(), 'living-room');
     const hour = 3_600_000;
     await addDiscount(db(), { type: 'FIXED_CATEGORY', discountType: 'PERCENTAGE', value: 50, categories: [cat], active: false });
-    await addDiscount(db(), { type: 'FIXED_CATEGORY', discountType: 'PERCENTAGE', value: 50, categories: [cat], endsAt: new Date(Date.now() - hour).toISOString() });
-    await addDiscount(db(), { type: 'FIXED_CATEGORY', discountType: 'PERCENTAGE', value: 50, categories: [cat], startsAt: new Date(Date.now() + hour).toISOString() });
+    await addDiscount(db(), {
+      type: 'FIXED_CATEGORY',
+      discountType: 'PERCENTAGE',
+      value: 50,
+      categories: [cat],
+      endsAt: new Date(Date.now() - hour).toISOString(),
+    });
+    await addDiscount(db(), {
+      type: 'FIXED_CATEGORY',
+      discountType: 'PERCENTAGE',
+      value: 50,
+      categories: [cat],
+      startsAt: new Date(Date.now() + hour).toISOString(),
+    });
     try {
       const res = await quote({ lines: [{ skuCode: plain.code, quantity: 1 }] });
       expect(res.body.lines[0].saving).toBe(0);
@@ -200,14 +249,24 @@ describe('POST /api/carts/quote prices a cart from the database alone', () => {
   });
 
   it('reports an unknown sku as unavailable and leaves it out of the totals', async () => {
-    const res = await quote({ lines: [{ skuCode: 'NO-SUCH-SKU', quantity: 3 }, { skuCode: other.code, quantity: 1 }] });
+    const res = await quote({
+      lines: [
+        { skuCode: 'NO-SUCH-SKU', quantity: 3 },
+        { skuCode: other.code, quantity: 1 },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body.lines[0]).toMatchObject({ skuCode: 'NO-SUCH-SKU', status: 'unavailable', product: null, sku: null, subTotal: 0 });
     expect(res.body.totals).toMatchObject({ quantity: 1, total: other.sales_price });
   });
 
   it('merges lines for the same sku', async () => {
-    const res = await quote({ lines: [{ skuCode: other.code, quantity: 2 }, { skuCode: other.code, quantity: 3 }] });
+    const res = await quote({
+      lines: [
+        { skuCode: other.code, quantity: 2 },
+        { skuCode: other.code, quantity: 3 },
+      ],
+    });
     expect(res.body.lines).toHaveLength(1);
     expect(res.body.lines[0].quantity).toBe(5);
   });
@@ -228,7 +287,12 @@ describe('POST /api/carts/quote prices a cart from the database alone', () => {
   });
 
   it('prices a bundle as one line with sourceType bundle', async () => {
-    const bundle = await db().selectFrom('skus').innerJoin('products', 'products.id', 'skus.product_id').where('products.kind', '=', 'bundle').select(['skus.code', 'skus.sales_price']).executeTakeFirstOrThrow();
+    const bundle = await db()
+      .selectFrom('skus')
+      .innerJoin('products', 'products.id', 'skus.product_id')
+      .where('products.kind', '=', 'bundle')
+      .select(['skus.code', 'skus.sales_price'])
+      .executeTakeFirstOrThrow();
     const res = await quote({ lines: [{ skuCode: bundle.code, quantity: 1 }] });
     expect(res.body.lines[0]).toMatchObject({ sourceType: 'bundle', salesPrice: bundle.sales_price });
   });

@@ -24,7 +24,16 @@ interface Run {
 /** Starts main.ts with only the given settings; `untilReady` stops it (SIGTERM) once it says it is ready. */
 function runMain(settings: Record<string, string>, untilReady = false): Promise<Run> {
   const dataDir = fs.mkdtempSync(path.join(tmp, 'data-'));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', WEB_BUILD_DIR: '', SEED_DEMO: '0', ...settings };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WEB_BUILD_DIR: '',
+    SEED_DEMO: '0',
+    ...settings,
+  };
   const child = spawn(process.execPath, [MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = { code: null, stdout: '', stderr: '' };
   return new Promise((resolve, reject) => {
@@ -72,7 +81,10 @@ describe('starting in production', () => {
   });
 
   it('says in one line, without the password, that the database cannot be reached', async () => {
-    const run = await runMain({ ...{ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: '1', PAYMENT_SANDBOX_SECRET: 'a-secret-of-its-own' }, DATABASE_URL: 'postgres://shop:hunter2-secret@127.0.0.1:1/shop' });
+    const run = await runMain({
+      ...{ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: '1', PAYMENT_SANDBOX_SECRET: 'a-secret-of-its-own' },
+      DATABASE_URL: 'postgres://shop:hunter2-secret@127.0.0.1:1/shop',
+    });
     expect(run.code).toBe(1);
     const lines = run.stderr.trim().split('\n');
     expect(lines, run.stderr).toHaveLength(1);

@@ -205,7 +205,10 @@ describe('compression', () => {
       expect(plain.status).toBe(200);
       expect(plain.headers['content-encoding']).toBeUndefined();
       const expected = JSON.parse(plain.bytes.toString('utf8'));
-      for (const [enc, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      for (const [enc, decode] of [
+        ['br', brotliDecompressSync],
+        ['gzip', gunzipSync],
+      ] as const) {
         const res = await raw(path, enc, init);
         expect(res.status).toBe(200);
         expect(res.headers['content-encoding']).toBe(enc);

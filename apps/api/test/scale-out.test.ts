@@ -32,7 +32,9 @@ afterAll(async () => {
 }, 60_000);
 
 describe('three shop processes on one PostgreSQL database behind nginx', () => {
-  it('a session signed in through nginx on one process is honoured by the others, directly and through nginx, by token and by cookie, and a sign-out on another ends it everywhere', { timeout: 30_000 }, async () => {
+  it('a session signed in through nginx on one process is honoured by the others, directly and through nginx, by token and by cookie, and a sign-out on another ends it everywhere', {
+    timeout: 30_000,
+  }, async () => {
     const r = await proveSessions(c);
     expect(r.problems).toEqual([]);
     expect(r.signedInOn).toBeGreaterThanOrEqual(0);
@@ -42,14 +44,18 @@ describe('three shop processes on one PostgreSQL database behind nginx', () => {
     expect(r.afterSignOut).toEqual([401, 401, 401]);
   });
 
-  it('a once-per-customer coupon (WELCOME10) in concurrent checkouts sent to all three processes at once is used by exactly one order', { timeout: 60_000 }, async () => {
+  it('a once-per-customer coupon (WELCOME10) in concurrent checkouts sent to all three processes at once is used by exactly one order', {
+    timeout: 60_000,
+  }, async () => {
     const r = await proveCouponOnce(c, { customers: 3, perProcess: 3 });
     expect(r.problems).toEqual([]);
     expect(r.ordersWithCoupon).toEqual([1, 1, 1]);
     expect(r.statuses).toEqual({ 201: 3, 409: 24 });
   });
 
-  it('concurrent checkouts of a sku with little stock through all three processes never sell more than the stock, nor take it below zero', { timeout: 60_000 }, async () => {
+  it('concurrent checkouts of a sku with little stock through all three processes never sell more than the stock, nor take it below zero', {
+    timeout: 60_000,
+  }, async () => {
     const r = await proveNoOversell(c, { rounds: 2, stock: [3, 2], perProcess: 4 });
     expect(r.problems).toEqual([]);
     for (const round of r.rounds) {
@@ -78,8 +84,17 @@ describe('three shop processes on one PostgreSQL database behind nginx', () => {
   });
 
   // Last: it leaves two processes.
-  it("SIGKILL of one process while shoppers check out through nginx costs no acknowledged order, and nginx sends what follows to the survivors", { timeout: 120_000 }, async () => {
-    const r = await runShoppersLoad(c, { durationMs: LOAD_MS, shoppers: SHOPPERS, thinkMs: [20, 150], checkoutShare: 0.7, kill: { process: 1, afterMs: Math.round(LOAD_MS / 2) }, log: (line) => console.log(`[scale-out] ${line}`) });
+  it('SIGKILL of one process while shoppers check out through nginx costs no acknowledged order, and nginx sends what follows to the survivors', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await runShoppersLoad(c, {
+      durationMs: LOAD_MS,
+      shoppers: SHOPPERS,
+      thinkMs: [20, 150],
+      checkoutShare: 0.7,
+      kill: { process: 1, afterMs: Math.round(LOAD_MS / 2) },
+      log: (line) => console.log(`[scale-out] ${line}`),
+    });
     const all = figures(r.requests, r.elapsedMs);
     console.log(
       `[scale-out] ${all.requests} requests (${all.perSecond.toFixed(0)}/s, p50 ${all.p50.toFixed(0)} ms, p99 ${all.p99.toFixed(0)} ms) through nginx; ` +

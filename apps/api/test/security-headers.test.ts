@@ -6,7 +6,7 @@ import { pngBytes, uploadForm } from './helpers/files.ts';
 import { rawSend } from './helpers/raw-http.ts';
 import { startTestApp, TEST_API_KEY, type TestApp } from './helpers/test-app.ts';
 
-// Security headers on every answer of the API (issue #9): a Content-Security-Policy that
+// Security headers on every answer of the API: a Content-Security-Policy that
 // allows no inline script and no framing, nosniff, a referrer policy; HSTS when the shop is
 // served over https; and the session and order-access cookies httpOnly, SameSite, and
 // Secure over https. The pages' own CSP (with a nonce per answer) is checked in the
@@ -82,7 +82,14 @@ describe('security headers on every API answer', () => {
       ['unknown API path', await rawSend(t.baseUrl, { method: 'GET', path: '/api/nothing-here', headers: { 'x-api-key': TEST_API_KEY } }, 10_000)],
       ['unknown path', await rawSend(t.baseUrl, { method: 'GET', path: '/nothing-here' }, 10_000)],
       ['broken percent-escape', await rawSend(t.baseUrl, { method: 'GET', path: '/api/files/%ZZ', headers: { 'x-api-key': TEST_API_KEY } }, 10_000)],
-      ['malformed JSON', await rawSend(t.baseUrl, { method: 'POST', path: '/api/carts/quote', headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' }, body: Buffer.from('{') }, 10_000)],
+      [
+        'malformed JSON',
+        await rawSend(
+          t.baseUrl,
+          { method: 'POST', path: '/api/carts/quote', headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' }, body: Buffer.from('{') },
+          10_000,
+        ),
+      ],
     ];
     for (const [what, res] of answers) {
       expect(res.status, what).toBeGreaterThanOrEqual(400);
@@ -123,7 +130,11 @@ describe('security headers on every API answer', () => {
     expect(drawing.status).toBe(200);
     expectHardened(drawing.headers, 'a drawing');
 
-    const upload = await fetch(`${t.baseUrl}/api/files`, { method: 'POST', headers: { 'x-api-key': TEST_API_KEY }, body: uploadForm({ bytes: pngBytes(), name: 'a.png', contentType: 'image/png' }) });
+    const upload = await fetch(`${t.baseUrl}/api/files`, {
+      method: 'POST',
+      headers: { 'x-api-key': TEST_API_KEY },
+      body: uploadForm({ bytes: pngBytes(), name: 'a.png', contentType: 'image/png' }),
+    });
     expect(upload.status).toBe(200);
     const { cdnUrl } = (await upload.json()) as { cdnUrl: string };
     const file = await fetch(new URL(new URL(cdnUrl, t.baseUrl).pathname, t.baseUrl));
@@ -160,7 +171,11 @@ describe('cookies', () => {
     return res.headers.getSetCookie();
   }
 
-  const attrs = (cookie: string) => cookie.split(';').slice(1).map((a) => a.trim().toLowerCase());
+  const attrs = (cookie: string) =>
+    cookie
+      .split(';')
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
 
   it('over http the session cookie sid is httpOnly and SameSite=Lax, and not Secure (it would never come back)', async () => {
     const [sid] = (await signUpWithCookie(t)).filter((c) => c.startsWith('sid='));

@@ -16,13 +16,13 @@ export default [
   route('sign-up', 'routes/sign-up.tsx'),
   route('forgot-password', 'routes/forgot-password.tsx'),
   route('reset-password', 'routes/reset-password.tsx'),
-  // Catalogue (issue #3): listings, the product page at /details and at its readable address.
+  // Catalogue: listings, the product page at /details and at its readable address.
   route('shop', 'routes/shop.tsx'),
   route('new-arrival', 'routes/new-arrival.tsx'),
   route('sales', 'routes/sales.tsx'),
   route('details', 'routes/details.tsx'),
   route('products/:slug', 'routes/details.tsx', { id: 'product' }),
-  // Checkout, payment outcomes, orders and bookings (issue #6).
+  // Checkout, payment outcomes, orders and bookings.
   route('checkout', 'routes/checkout.tsx'),
   ...(['success', 'failed', 'cancel', 'later'] as const).map((outcome) =>
     route(`payments/response/${outcome}`, 'routes/payment-response.tsx', { id: `payment-${outcome}` }),

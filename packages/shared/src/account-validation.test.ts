@@ -125,7 +125,9 @@ describe('emailKey and isAccountEmailShaped', () => {
   });
   it('normalising twice changes nothing (property)', () => {
     fc.assert(fc.property(fc.string(), (s) => emailKey(emailKey(s)) === emailKey(s)));
-    fc.assert(fc.property(fc.string(), fc.string({ unit: 'grapheme' }), (local, domain) => emailKey(emailKey(`${local}@${domain}`)) === emailKey(`${local}@${domain}`)));
+    fc.assert(
+      fc.property(fc.string(), fc.string({ unit: 'grapheme' }), (local, domain) => emailKey(emailKey(`${local}@${domain}`)) === emailKey(`${local}@${domain}`)),
+    );
   });
   it('an internationalised domain and its punycode form are one address', () => {
     expect(emailKey('user@bücher.example')).toBe('user@xn--bcher-kva.example');
@@ -142,7 +144,16 @@ describe('emailKey and isAccountEmailShaped', () => {
 
 describe('normalizeMobile', () => {
   it('gives Bangladeshi mobiles one form, however they are written', () => {
-    for (const v of ['01711223344', '+8801711223344', '8801711223344', '008801711223344', '017-1122-3344', '+880 1711 223344', '(017) 11223344', '০১৭১১২২৩৩৪৪']) {
+    for (const v of [
+      '01711223344',
+      '+8801711223344',
+      '8801711223344',
+      '008801711223344',
+      '017-1122-3344',
+      '+880 1711 223344',
+      '(017) 11223344',
+      '০১৭১১২২৩৩৪৪',
+    ]) {
       expect(normalizeMobile(v), v).toBe('+8801711223344');
     }
   });

@@ -6,19 +6,7 @@
 
 export const BD_DIVISIONS = {
   Barishal: ['Barguna', 'Barishal', 'Bhola', 'Jhalokati', 'Patuakhali', 'Pirojpur'],
-  Chattogram: [
-    'Bandarban',
-    'Brahmanbaria',
-    'Chandpur',
-    'Chattogram',
-    "Cox's Bazar",
-    'Cumilla',
-    'Feni',
-    'Khagrachhari',
-    'Lakshmipur',
-    'Noakhali',
-    'Rangamati',
-  ],
+  Chattogram: ['Bandarban', 'Brahmanbaria', 'Chandpur', 'Chattogram', "Cox's Bazar", 'Cumilla', 'Feni', 'Khagrachhari', 'Lakshmipur', 'Noakhali', 'Rangamati'],
   Dhaka: [
     'Dhaka',
     'Faridpur',
@@ -46,7 +34,7 @@ export type TDivision = keyof typeof BD_DIVISIONS;
 export const DIVISION_NAMES = Object.keys(BD_DIVISIONS) as TDivision[];
 
 export function isDivision(name: string): name is TDivision {
-  return Object.prototype.hasOwnProperty.call(BD_DIVISIONS, name);
+  return Object.hasOwn(BD_DIVISIONS, name);
 }
 
 /** The districts of a division, or an empty list for an unknown division. */

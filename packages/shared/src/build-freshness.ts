@@ -29,7 +29,12 @@ export function isNewerBuild(currentBuildId: string, latestBuildId: string | nul
  * Reload after a failed chunk load only when a newer build exists and no reload happened
  * in the last 10 seconds (the marker holds the time of the last one, or null).
  */
-export function shouldReloadForChunkError(input: { currentBuildId: string; latestBuildId: string | null | undefined; lastReloadAt: number | null; now: number }): boolean {
+export function shouldReloadForChunkError(input: {
+  currentBuildId: string;
+  latestBuildId: string | null | undefined;
+  lastReloadAt: number | null;
+  now: number;
+}): boolean {
   if (!isNewerBuild(input.currentBuildId, input.latestBuildId)) return false;
   if (input.lastReloadAt == null || !Number.isFinite(input.lastReloadAt)) return true;
   const since = input.now - input.lastReloadAt;
@@ -41,5 +46,7 @@ export function shouldReloadForChunkError(input: { currentBuildId: string; lates
 /** Messages browsers give when a dynamic import or a module script fails to load. */
 export function isChunkLoadError(error: unknown): boolean {
   const msg = String((error as { message?: unknown })?.message ?? error ?? '');
-  return /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS|Loading (CSS )?chunk [\w-]+ failed/i.test(msg);
+  return /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS|Loading (CSS )?chunk [\w-]+ failed/i.test(
+    msg,
+  );
 }

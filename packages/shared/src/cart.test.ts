@@ -44,7 +44,10 @@ describe('cart rules (spec §4)', () => {
     cart = add(cart, item('B-2'));
     const merged = addToCart(cart, item('A-1', { quantity: 3 }));
     expect(merged.result).toBe('merged');
-    expect(merged.cart.lines.map((l) => [l.sku.code, l.quantity])).toEqual([['A-1', 4], ['B-2', 1]]);
+    expect(merged.cart.lines.map((l) => [l.sku.code, l.quantity])).toEqual([
+      ['A-1', 4],
+      ['B-2', 1],
+    ]);
     expect(merged.cart.lines[0].subTotal).toBe(400_000);
   });
   it('a merged line takes the newest price', () => {
@@ -125,7 +128,12 @@ describe('cart rules (spec §4)', () => {
   it('takes the server’s prices into the lines, keeping quantities', () => {
     const cart = add(emptyCart(), item('A-1', { quantity: 3 }));
     const repriced = applyServerPrices(cart, [{ skuCode: 'A-1', salesPrice: 120_000, discountedSalesPrice: 110_000, unitPrice: 105_000 }]);
-    expect(repriced.lines[0]).toMatchObject({ quantity: 3, salesPrice: 105_000, subTotal: 315_000, sku: { salesPrice: 120_000, discountedSalesPrice: 110_000 } });
+    expect(repriced.lines[0]).toMatchObject({
+      quantity: 3,
+      salesPrice: 105_000,
+      subTotal: 315_000,
+      sku: { salesPrice: 120_000, discountedSalesPrice: 110_000 },
+    });
     expect(applyServerPrices(repriced, [{ skuCode: 'A-1', salesPrice: 120_000, discountedSalesPrice: 110_000, unitPrice: 105_000 }])).toBe(repriced);
   });
 });
@@ -159,7 +167,13 @@ describe('the stored cart', () => {
   });
   it('recomputes line subtotals instead of trusting them, and merges a sku listed twice', () => {
     const good = JSON.parse(serializeCart(add(emptyCart(), item('A-1', { quantity: 2 }))));
-    const tampered = { ...good, lines: [{ ...good.lines[0], subTotal: 1 }, { ...good.lines[0], quantity: 3, subTotal: 5 }] };
+    const tampered = {
+      ...good,
+      lines: [
+        { ...good.lines[0], subTotal: 1 },
+        { ...good.lines[0], quantity: 3, subTotal: 5 },
+      ],
+    };
     const cart = parseStoredCart(JSON.stringify(tampered));
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]).toMatchObject({ quantity: 5, subTotal: 500_000 });
@@ -176,7 +190,10 @@ describe('the stored cart', () => {
 
 describe('the items parameter of the coupon apply call', () => {
   it('round-trips skus and quantities', () => {
-    const lines = [{ skuCode: 'AFL-1021-WAL-2', quantity: 2 }, { skuCode: 'BND-100', quantity: 1 }];
+    const lines = [
+      { skuCode: 'AFL-1021-WAL-2', quantity: 2 },
+      { skuCode: 'BND-100', quantity: 1 },
+    ];
     expect(encodeCartItems(lines)).toBe('AFL-1021-WAL-2:2,BND-100:1');
     expect(decodeCartItems(encodeCartItems(lines))).toEqual(lines);
   });

@@ -129,7 +129,10 @@ export function addToCart(cart: TCart, item: TCartItemInput): TAddResult {
 
 function mapLine(cart: TCart, code: string, f: (l: TCartLine) => TCartLine): TCart {
   if (!cart.lines.some((l) => l.sku.code === code)) return cart;
-  return withLines(cart, cart.lines.map((l) => (l.sku.code === code ? f(l) : l)));
+  return withLines(
+    cart,
+    cart.lines.map((l) => (l.sku.code === code ? f(l) : l)),
+  );
 }
 
 /** spec §4: increase by one (up to the most one line may hold). */
@@ -150,7 +153,10 @@ export function setQuantity(cart: TCart, code: string, quantity: number): TCart 
 /** spec §4: remove a line. */
 export function removeLine(cart: TCart, code: string): TCart {
   if (!cart.lines.some((l) => l.sku.code === code)) return cart;
-  return withLines(cart, cart.lines.filter((l) => l.sku.code !== code));
+  return withLines(
+    cart,
+    cart.lines.filter((l) => l.sku.code !== code),
+  );
 }
 
 /** spec §4: clear all, coupon included. */
@@ -181,7 +187,12 @@ export function applyServerPrices(
     if (!p) return l;
     if (l.salesPrice === p.unitPrice && l.sku.salesPrice === p.salesPrice && l.sku.discountedSalesPrice === p.discountedSalesPrice) return l;
     changed = true;
-    return { ...l, sku: { ...l.sku, salesPrice: p.salesPrice, discountedSalesPrice: p.discountedSalesPrice }, salesPrice: p.unitPrice, subTotal: p.unitPrice * l.quantity };
+    return {
+      ...l,
+      sku: { ...l.sku, salesPrice: p.salesPrice, discountedSalesPrice: p.discountedSalesPrice },
+      salesPrice: p.unitPrice,
+      subTotal: p.unitPrice * l.quantity,
+    };
   });
   return changed ? { ...cart, lines } : cart;
 }

@@ -84,7 +84,9 @@ export const ZItemSearchResult = z.object({
   /** 'model': the term was a model number and matched one exactly; 'text': full-text; 'all': no term. */
   match: z.enum(['model', 'text', 'all']),
   /** The category the listing is filtered to, when one is. */
-  category: z.object({ id: z.number().int(), name: z.string(), slug: z.string(), parentId: z.number().int().nullable(), banner: z.string().nullable() }).nullable(),
+  category: z
+    .object({ id: z.number().int(), name: z.string(), slug: z.string(), parentId: z.number().int().nullable(), banner: z.string().nullable() })
+    .nullable(),
   facets: ZFacets.optional(),
 });
 export type TItemSearchResult = z.infer<typeof ZItemSearchResult>;

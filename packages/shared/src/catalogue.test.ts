@@ -57,7 +57,15 @@ describe('the shop URL', () => {
   });
   it('reads a category listing, facets, prices, sort and page', () => {
     const s = parse('categoryId=12&categoryName=Sofas&color=Teal&color=Grey&size=3%20Seater&minPrice=20000&maxPrice=90000&sort=price-asc&page=3');
-    expect(s).toMatchObject({ categoryId: 12, categoryName: 'Sofas', attrs: { color: ['Grey', 'Teal'], size: ['3 Seater'] }, minPrice: 20000, maxPrice: 90000, sort: 'price-asc', page: 3 });
+    expect(s).toMatchObject({
+      categoryId: 12,
+      categoryName: 'Sofas',
+      attrs: { color: ['Grey', 'Teal'], size: ['3 Seater'] },
+      minPrice: 20000,
+      maxPrice: 90000,
+      sort: 'price-asc',
+      page: 3,
+    });
   });
   it('drops what it cannot use instead of failing', () => {
     const s = parse('categoryId=abc&page=-2&sort=cheapest&minPrice=1e9&utm_source=x&categoryBanner=https://evil.example/x.png');
@@ -130,7 +138,9 @@ describe('the search body of a shop state', () => {
     });
   });
   it('uses the category name when there is no id, and nothing for all', () => {
-    expect(shopSearchBody(parseShopQuery(new URLSearchParams('categoryName=Sofas'))).textParams).toEqual([{ field: 'categoryName', value: 'Sofas', matchType: 'EXACT' }]);
+    expect(shopSearchBody(parseShopQuery(new URLSearchParams('categoryName=Sofas'))).textParams).toEqual([
+      { field: 'categoryName', value: 'Sofas', matchType: 'EXACT' },
+    ]);
     expect(shopSearchBody(parseShopQuery(new URLSearchParams('categoryName=all'))).textParams).toEqual([]);
   });
 });
@@ -145,8 +155,22 @@ describe('choosing a sku by Color and Size', () => {
 
   it('lists the options in the order the skus give them', () => {
     expect(skuOptions(skus)).toEqual([
-      { name: 'color', displayLabel: 'Color', values: [{ value: 'Grey', displayLabel: 'Grey' }, { value: 'Teal', displayLabel: 'Teal' }] },
-      { name: 'size', displayLabel: 'Size', values: [{ value: 'S', displayLabel: 'S' }, { value: 'L', displayLabel: 'L' }] },
+      {
+        name: 'color',
+        displayLabel: 'Color',
+        values: [
+          { value: 'Grey', displayLabel: 'Grey' },
+          { value: 'Teal', displayLabel: 'Teal' },
+        ],
+      },
+      {
+        name: 'size',
+        displayLabel: 'Size',
+        values: [
+          { value: 'S', displayLabel: 'S' },
+          { value: 'L', displayLabel: 'L' },
+        ],
+      },
     ]);
   });
   it('keeps the other choices when it can', () => {

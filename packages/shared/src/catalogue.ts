@@ -28,7 +28,10 @@ export const MAX_SEARCH_WORDS = 8;
 
 /** The distinct words of a search term, in order, each at most 40 characters. */
 export function searchWords(term: string): string[] {
-  const words = searchText(term).split(' ').filter(Boolean).map((w) => w.slice(0, 40));
+  const words = searchText(term)
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => w.slice(0, 40));
   return [...new Set(words)].slice(0, MAX_SEARCH_WORDS);
 }
 
@@ -97,7 +100,14 @@ export function parseShopQuery(params: URLSearchParams, attributeNames: readonly
   const attrs: Record<string, string[]> = {};
   for (const name of attributeNames) {
     if (RESERVED.has(name)) continue;
-    const values = [...new Set(params.getAll(name).map((v) => v.trim()).filter((v) => v && v.length <= 100))].slice(0, 20);
+    const values = [
+      ...new Set(
+        params
+          .getAll(name)
+          .map((v) => v.trim())
+          .filter((v) => v && v.length <= 100),
+      ),
+    ].slice(0, 20);
     if (values.length) attrs[name] = values.sort();
   }
   const sortRaw = params.get('sort') as TShopSort | null;
@@ -274,7 +284,11 @@ export function chooseSku<T extends TSkuChoice>(skus: readonly T[], current: Rec
 /** Whether a sku exists with `value` for `name` and every other current choice. */
 export function isCombinationAvailable(skus: readonly TSkuChoice[], current: Record<string, string>, name: string, value: string): boolean {
   const wanted = { ...current, [name]: value };
-  return skus.some((sku) => sku.attributeValues.every((av) => wanted[av.name] === undefined || wanted[av.name] === av.value) && sku.attributeValues.some((av) => av.name === name && av.value === value));
+  return skus.some(
+    (sku) =>
+      sku.attributeValues.every((av) => wanted[av.name] === undefined || wanted[av.name] === av.value) &&
+      sku.attributeValues.some((av) => av.name === name && av.value === value),
+  );
 }
 
 // ---- browser caches (spec §4, §9) -------------------------------------------------------------

@@ -67,12 +67,29 @@ describe('the checkout request', () => {
     expect(ZCheckoutRequest.safeParse({ ...base, items: [] }).success).toBe(false);
   });
   it('checks a typed address with the address rules', () => {
-    const r = ZCheckoutRequest.safeParse({ ...base, deliveryMethod: 'home_delivery', address: { fullName: '', phone: '1', division: 'Nowhere', district: 'X', area: '', addressLine: '' } });
+    const r = ZCheckoutRequest.safeParse({
+      ...base,
+      deliveryMethod: 'home_delivery',
+      address: { fullName: '', phone: '1', division: 'Nowhere', district: 'X', area: '', addressLine: '' },
+    });
     expect(r.success).toBe(false);
-    expect(r.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['address.addressLine', 'address.area', 'address.district', 'address.division', 'address.fullName', 'address.phone']);
+    expect(r.error!.issues.map((i) => i.path.join('.')).sort()).toEqual([
+      'address.addressLine',
+      'address.area',
+      'address.district',
+      'address.division',
+      'address.fullName',
+      'address.phone',
+    ]);
   });
   it('merges lines of one sku', () => {
-    expect(mergeCheckoutItems([{ skuCode: 'A', quantity: 1 }, { skuCode: 'B', quantity: 2 }, { skuCode: 'A', quantity: 3 }])).toEqual([
+    expect(
+      mergeCheckoutItems([
+        { skuCode: 'A', quantity: 1 },
+        { skuCode: 'B', quantity: 2 },
+        { skuCode: 'A', quantity: 3 },
+      ]),
+    ).toEqual([
       { skuCode: 'A', quantity: 4 },
       { skuCode: 'B', quantity: 2 },
     ]);
@@ -82,8 +99,15 @@ describe('the checkout request', () => {
 describe('guest contact', () => {
   it('needs a name, a mobile that is one, and an email shaped like one', () => {
     expect(validateGuestContact({ name: 'Nusrat', mobile: '01711-111111', email: 'n@example.com' })).toEqual({});
-    expect(validateGuestContact({ name: ' ', mobile: '', email: '' })).toEqual({ name: 'Please Give Your Name', mobile: 'Please Give Your Mobile No', email: 'Please Give Your Email' });
-    expect(validateGuestContact({ name: 'N', mobile: '12345', email: 'n@' })).toEqual({ mobile: 'Please Give a Correct Mobile No', email: 'Please Give a Correct Email' });
+    expect(validateGuestContact({ name: ' ', mobile: '', email: '' })).toEqual({
+      name: 'Please Give Your Name',
+      mobile: 'Please Give Your Mobile No',
+      email: 'Please Give Your Email',
+    });
+    expect(validateGuestContact({ name: 'N', mobile: '12345', email: 'n@' })).toEqual({
+      mobile: 'Please Give a Correct Mobile No',
+      email: 'Please Give a Correct Email',
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import { LINE_QUANTITY_CEILING, MAX_CART_LINES, ZSkuCode } from './cart.ts';
 import { isEmailShaped } from './email.ts';
 import type { Minor } from './money.ts';
 
-// Checkout, orders and bookings (issue #6): what the checkout page sends, the states a sale
+// Checkout, orders and bookings: what the checkout page sends, the states a sale
 // goes through and the rules that both the server and the order pages apply to them.
 
 export const PAYMENT_METHODS = ['card', 'cod', 'later'] as const;
@@ -98,7 +98,12 @@ export interface TSaleState {
 
 /** An unpaid card order can be paid again from its order page (a new payment session). */
 export function canRetryPayment(s: TSaleState): boolean {
-  return s.paymentMethod === 'card' && (RETRYABLE_STATUSES.includes(s.status) || s.status === 'pending_payment') && s.paymentStatus !== 'paid' && s.paymentStatus !== 'review';
+  return (
+    s.paymentMethod === 'card' &&
+    (RETRYABLE_STATUSES.includes(s.status) || s.status === 'pending_payment') &&
+    s.paymentStatus !== 'paid' &&
+    s.paymentStatus !== 'review'
+  );
 }
 
 /**

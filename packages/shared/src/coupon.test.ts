@@ -33,7 +33,10 @@ describe('evaluateCoupon', () => {
     expect(evaluateCoupon(coupon({ discountType: 'PERCENTAGE', value: 10 }), ctx({ orderAmount: 1_234_567 }))).toEqual({ ok: true, amount: 123_400 });
   });
   it('caps a percentage at its maximum amount', () => {
-    expect(evaluateCoupon(coupon({ discountType: 'PERCENTAGE', value: 20, maxAmount: 100_000 }), ctx({ orderAmount: 5_000_000 }))).toEqual({ ok: true, amount: 100_000 });
+    expect(evaluateCoupon(coupon({ discountType: 'PERCENTAGE', value: 20, maxAmount: 100_000 }), ctx({ orderAmount: 5_000_000 }))).toEqual({
+      ok: true,
+      amount: 100_000,
+    });
   });
   it('never takes more than the order', () => {
     expect(evaluateCoupon(coupon({ value: 5_000_000 }), ctx({ orderAmount: 30_000 }))).toEqual({ ok: true, amount: 30_000 });
@@ -46,7 +49,11 @@ describe('evaluateCoupon', () => {
   it('is expired from the first instant of its end, and valid up to it', () => {
     const c = coupon({ endsAt: '2026-06-01T12:00:00.000Z' });
     expect(evaluateCoupon(c, ctx({ now: new Date('2026-06-01T11:59:59.999Z') })).ok).toBe(true);
-    expect(evaluateCoupon(c, ctx({ now: new Date('2026-06-01T12:00:00.000Z') }))).toMatchObject({ ok: false, reason: 'expired', message: 'This coupon has expired' });
+    expect(evaluateCoupon(c, ctx({ now: new Date('2026-06-01T12:00:00.000Z') }))).toMatchObject({
+      ok: false,
+      reason: 'expired',
+      message: 'This coupon has expired',
+    });
   });
   it('is not usable before its start, and usable from it', () => {
     const c = coupon({ startsAt: '2026-06-01T12:00:00.000Z' });
@@ -64,7 +71,9 @@ describe('evaluateCoupon', () => {
   });
   it('states the minimum in the shopper’s currency when given a formatter', () => {
     const usd = (m: number) => formatMoney(m, { sourceId: 'USD', rate: 122 });
-    expect(evaluateCoupon(coupon({ minimumOrder: 1_220_000 }), ctx({ orderAmount: 10, formatMinimum: usd }))).toMatchObject({ message: 'Spend at least $100.00 to use this coupon' });
+    expect(evaluateCoupon(coupon({ minimumOrder: 1_220_000 }), ctx({ orderAmount: 10, formatMinimum: usd }))).toMatchObject({
+      message: 'Spend at least $100.00 to use this coupon',
+    });
   });
   it('is used up when its total limit is reached', () => {
     expect(evaluateCoupon(coupon({ usageLimit: 3 }), ctx({ usedTotal: 2 })).ok).toBe(true);
@@ -75,7 +84,11 @@ describe('evaluateCoupon', () => {
     const c = coupon({ perCustomerLimit: 1 });
     expect(evaluateCoupon(c, ctx({ customerId: null }))).toMatchObject({ ok: false, reason: 'sign_in_required' });
     expect(evaluateCoupon(c, ctx({ customerId: 5, usedByCustomer: 0 })).ok).toBe(true);
-    expect(evaluateCoupon(c, ctx({ customerId: 5, usedByCustomer: 1 }))).toMatchObject({ ok: false, reason: 'used_up_by_customer', message: 'You have already used this coupon' });
+    expect(evaluateCoupon(c, ctx({ customerId: 5, usedByCustomer: 1 }))).toMatchObject({
+      ok: false,
+      reason: 'used_up_by_customer',
+      message: 'You have already used this coupon',
+    });
   });
   it('an empty cart gets no coupon', () => {
     expect(evaluateCoupon(coupon(), ctx({ orderAmount: 0 }))).toMatchObject({ ok: false, reason: 'empty_cart' });

@@ -43,7 +43,16 @@ export interface TCouponRule {
   isPublic?: boolean;
 }
 
-export const COUPON_REASONS = ['unknown', 'not_started', 'expired', 'below_minimum', 'used_up', 'used_up_by_customer', 'sign_in_required', 'empty_cart'] as const;
+export const COUPON_REASONS = [
+  'unknown',
+  'not_started',
+  'expired',
+  'below_minimum',
+  'used_up',
+  'used_up_by_customer',
+  'sign_in_required',
+  'empty_cart',
+] as const;
 export type TCouponReason = (typeof COUPON_REASONS)[number];
 
 export type TCouponOutcome = { ok: true; amount: Minor } | { ok: false; reason: TCouponReason; message: string };
@@ -80,7 +89,7 @@ export interface TCouponContext {
  */
 export function evaluateCoupon(coupon: TCouponRule | null | undefined, ctx: TCouponContext): TCouponOutcome {
   const fail = (reason: Exclude<TCouponReason, 'below_minimum'>): TCouponOutcome => ({ ok: false, reason, message: COUPON_MESSAGES[reason] });
-  if (!coupon || !coupon.active || !(DISCOUNT_TYPES as readonly string[]).includes(coupon.discountType)) return fail('unknown');
+  if (!coupon?.active || !(DISCOUNT_TYPES as readonly string[]).includes(coupon.discountType)) return fail('unknown');
   // A private code that nobody can use now (not started, ended, used up) answers exactly as
   // an unknown one: otherwise trying codes would tell which private ones exist
   // (docs/decisions/0014). A public coupon is listed by the coupon search anyway.

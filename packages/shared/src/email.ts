@@ -7,7 +7,8 @@ const LOCAL_MAX_LENGTH = 64;
 // Deliberately plain: something@domain.tld, no spaces, no second @, a dot in the domain
 // with no empty labels. Full RFC 5322 syntax (quoted local parts, comments, IP literals)
 // accepts addresses no shopper types and mail providers reject anyway.
-const EMAIL_SHAPE = /^[^\s@"(),:;<>[\]\\]+@[A-Za-z0-9\u00a1-\uffff](?:[A-Za-z0-9\u00a1-\uffff-]*[A-Za-z0-9\u00a1-\uffff])?(?:\.[A-Za-z0-9\u00a1-\uffff](?:[A-Za-z0-9\u00a1-\uffff-]*[A-Za-z0-9\u00a1-\uffff])?)+$/;
+const EMAIL_SHAPE =
+  /^[^\s@"(),:;<>[\]\\]+@[A-Za-z0-9\u00a1-\uffff](?:[A-Za-z0-9\u00a1-\uffff-]*[A-Za-z0-9\u00a1-\uffff])?(?:\.[A-Za-z0-9\u00a1-\uffff](?:[A-Za-z0-9\u00a1-\uffff-]*[A-Za-z0-9\u00a1-\uffff])?)+$/;
 
 /** True for a value shaped like an email address (the caller trims first). */
 export function isEmailShaped(value: string): boolean {

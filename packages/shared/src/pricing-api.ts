@@ -4,7 +4,7 @@ import { COUPON_REASONS, ZCouponCode } from './coupon.ts';
 import { DISCOUNT_TYPES } from './pricing.ts';
 
 // Request and response shapes of the cart quote, the coupon calls and the currency list
-// (issue #4), shared by the API's route schemas and the web app's calls.
+//, shared by the API's route schemas and the web app's calls.
 
 const ZMinor = z.number().int();
 
@@ -31,7 +31,14 @@ export const ZQuoteLine = z.object({
   status: z.enum(QUOTE_LINE_STATUSES),
   availableQuantity: z.number().int(),
   product: z
-    .object({ id: z.number().int(), title: z.string(), slug: z.string(), image: z.string().nullable(), kind: z.string(), categoryIds: z.array(z.number().int()) })
+    .object({
+      id: z.number().int(),
+      title: z.string(),
+      slug: z.string(),
+      image: z.string().nullable(),
+      kind: z.string(),
+      categoryIds: z.array(z.number().int()),
+    })
     .nullable(),
   sku: z.object({ code: z.string(), label: z.string(), salesPrice: ZMinor, discountedSalesPrice: ZMinor.nullable() }).nullable(),
   salesPrice: ZMinor,

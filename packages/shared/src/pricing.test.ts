@@ -45,13 +45,18 @@ describe('discountSaving', () => {
   });
   it('never takes more than the price, for any price and value', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1e11 }), fc.constantFrom('PERCENTAGE' as const, 'AMOUNT' as const), fc.integer({ min: -10, max: 1e12 }), (price, type, value) => {
-        const s = discountSaving(price, type, value);
-        expect(Number.isInteger(s)).toBe(true);
-        expect(s).toBeGreaterThanOrEqual(0);
-        expect(s).toBeLessThanOrEqual(price);
-        if (type === 'PERCENTAGE' && value < 100) expect(s % 100).toBe(0);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 1e11 }),
+        fc.constantFrom('PERCENTAGE' as const, 'AMOUNT' as const),
+        fc.integer({ min: -10, max: 1e12 }),
+        (price, type, value) => {
+          const s = discountSaving(price, type, value);
+          expect(Number.isInteger(s)).toBe(true);
+          expect(s).toBeGreaterThanOrEqual(0);
+          expect(s).toBeLessThanOrEqual(price);
+          if (type === 'PERCENTAGE' && value < 100) expect(s % 100).toBe(0);
+        },
+      ),
     );
   });
 });
@@ -114,7 +119,10 @@ describe('priceSku', () => {
   });
   it('a 100% discount prices the sku at zero, a larger amount never below zero', () => {
     expect(priceSku(sofa, [discount({ items: [{ itemId: 7, skuCode: null }], value: 100 })]).unitPrice).toBe(0);
-    expect(priceSku(sofa, [discount({ items: [{ itemId: 7, skuCode: null }], discountType: 'AMOUNT', value: 9_999_999 })])).toMatchObject({ unitPrice: 0, percentOff: 100 });
+    expect(priceSku(sofa, [discount({ items: [{ itemId: 7, skuCode: null }], discountType: 'AMOUNT', value: 9_999_999 })])).toMatchObject({
+      unitPrice: 0,
+      percentOff: 100,
+    });
   });
   it('skips discounts that are not valid', () => {
     expect(priceSku(sofa, [discount({ valid: false, items: [{ itemId: 7, skuCode: null }], value: 50 })]).source).toBe('none');
@@ -141,7 +149,10 @@ describe('cartTotals', () => {
   it('total = subTotal − discount − couponAmount, all non-negative, for any lines', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ quantity: fc.integer({ min: 1, max: 99 }), salesPrice: fc.integer({ min: 0, max: 1e9 }), unitPrice: fc.integer({ min: 0, max: 1e9 }) }), { maxLength: 50 }),
+        fc.array(
+          fc.record({ quantity: fc.integer({ min: 1, max: 99 }), salesPrice: fc.integer({ min: 0, max: 1e9 }), unitPrice: fc.integer({ min: 0, max: 1e9 }) }),
+          { maxLength: 50 },
+        ),
         fc.integer({ min: -1000, max: 1e11 }),
         (lines, coupon) => {
           const t = cartTotals(lines, coupon);

@@ -10,7 +10,10 @@ export const ZTextParam = z.object({
 });
 export const ZSortParam = z.object({
   field: z.string().min(1).max(64),
-  type: z.enum(['ASC', 'DESC', 'asc', 'desc']).default('ASC').transform((t) => t.toUpperCase() as 'ASC' | 'DESC'),
+  type: z
+    .enum(['ASC', 'DESC', 'asc', 'desc'])
+    .default('ASC')
+    .transform((t) => t.toUpperCase() as 'ASC' | 'DESC'),
 });
 
 export const ZSearchRequest = z.object({

@@ -24,7 +24,17 @@ const fakeFile = (size: number, name = 'a.png'): FileLike & { lastModified: numb
   slice: (start?: number, end?: number) => ({ start, end }),
 });
 
-const uploaded = (size: number): TUploadedFile => ({ uuid: UUID, name: 'a.png', size, isStored: true, isImage: true, mimeType: 'image/png', cdnUrl: `/files/${UUID}/a.png`, width: 1, height: 1 });
+const uploaded = (size: number): TUploadedFile => ({
+  uuid: UUID,
+  name: 'a.png',
+  size,
+  isStored: true,
+  isImage: true,
+  mimeType: 'image/png',
+  cdnUrl: `/files/${UUID}/a.png`,
+  width: 1,
+  height: 1,
+});
 
 function reply(status: number, body: unknown = {}, headers: Record<string, string> = {}): TransportResponse {
   return { status, body, header: (n) => headers[n.toLowerCase()] ?? null };
@@ -77,7 +87,14 @@ function multipartServer(size: number, opts: { already?: number[]; failOnce?: nu
     if (req.method === 'DELETE') return reply(204, null);
     return reply(404, { error: { code: 'not_found', message: 'no' } });
   };
-  return { transport, sent, calls, get maxInFlight() { return maxInFlight; } };
+  return {
+    transport,
+    sent,
+    calls,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+  };
 }
 
 describe('uploadSource: direct upload', () => {
@@ -107,7 +124,10 @@ describe('uploadSource: direct upload', () => {
   });
 
   it('gives the server’s error (code and message) when it refuses the file', async () => {
-    const p = uploadSource(fakeFile(10), { type: 'image', transport: async () => reply(415, { error: { code: 'unsupported_media_type', message: 'The file is not a valid image' } }) });
+    const p = uploadSource(fakeFile(10), {
+      type: 'image',
+      transport: async () => reply(415, { error: { code: 'unsupported_media_type', message: 'The file is not a valid image' } }),
+    });
     await expect(p).rejects.toEqual(new UploadError('unsupported_media_type', 'The file is not a valid image', 415));
   });
 });
@@ -159,7 +179,8 @@ describe('uploadSource: multipart upload', () => {
     expect(waits.length % 3).toBe(0);
     expect([...resume.map.values()]).toEqual([UUID]);
 
-    const forgetful = async (req: TransportRequest) => (req.method === 'GET' ? reply(404, { error: { code: 'not_found', message: 'gone' } }) : server.transport(req));
+    const forgetful = async (req: TransportRequest) =>
+      req.method === 'GET' ? reply(404, { error: { code: 'not_found', message: 'gone' } }) : server.transport(req);
     const calls: string[] = [];
     await uploadSource(fakeFile(30 * MB), { type: 'image', transport: async (r) => (calls.push(`${r.method} ${r.url}`), forgetful(r)), resume });
     expect(calls[0]).toBe(`GET /api/files/multipart/${UUID}`);
@@ -205,7 +226,8 @@ describe('uploadSource: other sources', () => {
     const p = uploadSource('http://example.com/a.png', {
       type: 'image',
       sleep: async () => {},
-      transport: async () => reply(200, { token: 't', status: 'error', done: 0, total: null, error: { code: 'address_not_allowed', message: 'no' }, file: null }),
+      transport: async () =>
+        reply(200, { token: 't', status: 'error', done: 0, total: null, error: { code: 'address_not_allowed', message: 'no' }, file: null }),
     });
     await expect(p).rejects.toMatchObject({ code: 'address_not_allowed' });
   });

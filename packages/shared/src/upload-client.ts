@@ -197,7 +197,11 @@ async function uploadMultipart(file: FileLike, o: UploadOptions): Promise<TUploa
   }
   if (!upload) {
     upload = await expectOk<TMultipartUpload>(
-      await send({ method: 'POST', url: '/api/files/multipart/start', json: { filename: file.name || 'file', size: file.size, contentType: file.type || undefined, type: o.type } }),
+      await send({
+        method: 'POST',
+        url: '/api/files/multipart/start',
+        json: { filename: file.name || 'file', size: file.size, contentType: file.type || undefined, type: o.type },
+      }),
     );
     o.resume?.set(key, upload.uuid);
   }

@@ -68,7 +68,10 @@ describe('classifyUploadSource (spec §5)', () => {
   });
 
   it("refuses anything else with 'File uploading from ... is not supported'", () => {
-    expect(classifyUploadSource('ftp://example.com/a.png')).toEqual({ kind: 'unsupported', message: 'File uploading from ftp://example.com/a.png is not supported' });
+    expect(classifyUploadSource('ftp://example.com/a.png')).toEqual({
+      kind: 'unsupported',
+      message: 'File uploading from ftp://example.com/a.png is not supported',
+    });
     expect(classifyUploadSource('file:///etc/passwd')).toMatchObject({ message: 'File uploading from file:///etc/passwd is not supported' });
     expect(classifyUploadSource('http://')).toMatchObject({ kind: 'unsupported' });
     expect(classifyUploadSource(42)).toEqual({ kind: 'unsupported', message: 'File uploading from number is not supported' });

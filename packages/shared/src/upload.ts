@@ -64,7 +64,11 @@ export const ZMultipartUpload = z.object({
 export type TMultipartUpload = z.infer<typeof ZMultipartUpload>;
 
 /** Parts of a multipart upload (spec §9): 5 MB chunks, the last at least 1 MB unless it is the only one. */
-export function planParts(size: number, chunk: number = UPLOAD.chunkBytes, minLast: number = UPLOAD.minLastPartBytes): { partNumber: number; offset: number; size: number }[] {
+export function planParts(
+  size: number,
+  chunk: number = UPLOAD.chunkBytes,
+  minLast: number = UPLOAD.minLastPartBytes,
+): { partNumber: number; offset: number; size: number }[] {
   if (!Number.isSafeInteger(size) || size <= 0) return [];
   let count = Math.ceil(size / chunk);
   // A short tail joins the part before it, so that no last part is under the minimum.

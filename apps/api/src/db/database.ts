@@ -29,7 +29,7 @@ export function openDb(config: DbConfig): Db {
     fs.mkdirSync(path.dirname(config.file), { recursive: true });
     const conn = new SqliteDatabase(config.file);
     conn.pragma('journal_mode = WAL');
-    // Durable commits: an acknowledged order survives a power cut (issue #2).
+    // Durable commits: an acknowledged order survives a power cut.
     conn.pragma('synchronous = FULL');
     conn.pragma('foreign_keys = ON');
     conn.pragma('busy_timeout = 5000');

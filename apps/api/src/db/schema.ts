@@ -330,7 +330,7 @@ export interface RateLimitsTable {
   hits: number;
 }
 
-/** Global discounts (spec §3, issue #4): FIXED_CATEGORY or FIXED_PRODUCT. */
+/** Global discounts (spec §3): FIXED_CATEGORY or FIXED_PRODUCT. */
 export interface GlobalDiscountsTable {
   id: Generated<number>;
   title: string;
@@ -384,7 +384,7 @@ export interface CouponUsagesTable {
   created_at: string;
 }
 
-// Orders, bookings and payments (issue #6, migration 0008).
+// Orders, bookings and payments.
 export interface SalesTable {
   id: Generated<number>;
   invoice_id: string;

@@ -39,7 +39,12 @@ export class DbRateLimiter {
           // Both expressions read the row as it was, so a stale window restarts at 1.
           const stale = eb('rate_limits.window_start', '<=', staleBefore);
           return {
-            hits: eb.case().when(stale).then(eb.lit(1)).else(eb('rate_limits.hits', '+', 1)).end(),
+            hits: eb
+              .case()
+              .when(stale)
+              .then(eb.lit(1))
+              .else(eb('rate_limits.hits', '+', 1))
+              .end(),
             window_start: eb.case().when(stale).then(eb.val(nowIso)).else(eb.ref('rate_limits.window_start')).end(),
           };
         }),

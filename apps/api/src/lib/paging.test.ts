@@ -41,14 +41,19 @@ const FIELDS: SearchFields = {
   tieBreaker: 'id',
 };
 
-const run = (input: TSearchRequestInput) =>
-  pagedSearch(db.selectFrom('things').select(['id', 'name']), ZSearchRequest.parse(input), FIELDS);
+const run = (input: TSearchRequestInput) => pagedSearch(db.selectFrom('things').select(['id', 'name']), ZSearchRequest.parse(input), FIELDS);
 const ids = async (input: TSearchRequestInput) => (await run(input)).list.map((r) => r.id);
 
 describe('pagedSearch', () => {
   it('returns a full page with the next page number as the token', async () => {
     const page = await run({ size: 2 });
-    expect(page).toEqual({ list: [{ id: 1, name: 'Oak Table' }, { id: 2, name: 'Teak Chair' }], nextPageToken: '2' });
+    expect(page).toEqual({
+      list: [
+        { id: 1, name: 'Oak Table' },
+        { id: 2, name: 'Teak Chair' },
+      ],
+      nextPageToken: '2',
+    });
   });
 
   it('gives an empty token on the last page, even when it is exactly full', async () => {
@@ -137,14 +142,18 @@ describe('pagedSearch with typed filter fields', () => {
   });
 
   it('refuses a value an integer field cannot hold, naming the field', async () => {
-    for (const value of ['abc', '2.0', '1e3', 1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, true, false, '']) await refused({ textParams: [{ field: 'rank', value }] }, 'rank');
+    for (const value of ['abc', '2.0', '1e3', 1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, true, false, ''])
+      await refused({ textParams: [{ field: 'rank', value }] }, 'rank');
     await refused({ textParams: [{ field: 'rank', value: '1,x', matchType: 'IN' }] }, 'rank');
     await refused({ textParams: [{ field: 'rank', value: ' , ', matchType: 'IN' }] }, 'rank');
   });
 
   it('refuses a text match on an integer field (PostgreSQL has no lower(integer))', async () => {
     for (const matchType of ['CONTAINS', 'STARTS_WITH'] as const) {
-      await expect(typed({ textParams: [{ field: 'rank', value: 2, matchType }] })).rejects.toMatchObject({ status: 400, fields: { textParams: expect.stringContaining(`rank: matchType ${matchType}`) } });
+      await expect(typed({ textParams: [{ field: 'rank', value: 2, matchType }] })).rejects.toMatchObject({
+        status: 400,
+        fields: { textParams: expect.stringContaining(`rank: matchType ${matchType}`) },
+      });
     }
   });
 
@@ -155,7 +164,8 @@ describe('pagedSearch with typed filter fields', () => {
 
   it('refuses anything else for a boolean field, and any match but EXACT', async () => {
     for (const value of ['yes', 'TRUE', '', 2, -1, 0.5]) await refused({ textParams: [{ field: 'inStock', value }] }, 'inStock');
-    for (const matchType of ['IN', 'CONTAINS', 'STARTS_WITH'] as const) await refused({ textParams: [{ field: 'inStock', value: true, matchType }] }, 'inStock');
+    for (const matchType of ['IN', 'CONTAINS', 'STARTS_WITH'] as const)
+      await refused({ textParams: [{ field: 'inStock', value: true, matchType }] }, 'inStock');
   });
 
   it('takes a number for a text field as its text, and refuses a boolean (SQLite cannot bind one)', async () => {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: Kysely cannot type a column chosen at run time from the field table; the field table itself is typed.
 import type { TPage, TSearchRequest } from '@storefront/shared';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import { badRequest } from './errors.ts';
@@ -95,7 +96,8 @@ export async function pagedSearch<DB, TB extends keyof DB, O>(
   for (const p of req.textParams) {
     // Own keys only: a field named toString or constructor is unknown, not Object's.
     const f = Object.hasOwn(fields.filter, p.field) ? fields.filter[p.field] : undefined;
-    if (!f) throw badRequest(`Unknown filter field: ${p.field}`, { textParams: `unknown field ${p.field}; filter fields: ${Object.keys(fields.filter).join(', ')}` });
+    if (!f)
+      throw badRequest(`Unknown filter field: ${p.field}`, { textParams: `unknown field ${p.field}; filter fields: ${Object.keys(fields.filter).join(', ')}` });
     if (!f.match.includes(p.matchType)) throw refuse(p.field, `matchType ${p.matchType} is not supported here; use ${f.match.join(' or ')}`);
     const value = bindable(p.field, f, p.matchType, p.value);
     const ref = sql.ref(f.column);
@@ -103,7 +105,9 @@ export async function pagedSearch<DB, TB extends keyof DB, O>(
     else if (p.matchType === 'IN') q = q.where(ref as any, 'in', value as any);
     else {
       // Text columns only (the match lists say so): lower() of a number does not exist in PostgreSQL.
-      const escaped = String(value).toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+      const escaped = String(value)
+        .toLowerCase()
+        .replace(/[\\%_]/g, (c) => `\\${c}`);
       const pattern = p.matchType === 'STARTS_WITH' ? `${escaped}%` : `%${escaped}%`;
       q = q.where(sql`lower(${ref})`, 'like', sql`${pattern} escape '\\'`) as typeof q;
     }
@@ -111,22 +115,22 @@ export async function pagedSearch<DB, TB extends keyof DB, O>(
   const filtered = q;
   for (const s of req.sortParams) {
     const col = Object.hasOwn(fields.sort, s.field) ? fields.sort[s.field] : undefined;
-    if (!col) throw badRequest(`Unknown sort field: ${s.field}`, { sortParams: `unknown field ${s.field}; sort fields: ${Object.keys(fields.sort).join(', ')}` });
+    if (!col)
+      throw badRequest(`Unknown sort field: ${s.field}`, { sortParams: `unknown field ${s.field}; sort fields: ${Object.keys(fields.sort).join(', ')}` });
     q = q.orderBy(sql.ref(col) as any, s.type === 'DESC' ? 'desc' : 'asc');
   }
   q = q.orderBy(sql.ref(fields.tieBreaker) as any, 'asc');
 
   const offset = (req.page - 1) * req.size;
-  const rows = await q.limit(req.size + 1).offset(offset).execute();
+  const rows = await q
+    .limit(req.size + 1)
+    .offset(offset)
+    .execute();
   const hasMore = rows.length > req.size;
   const list = hasMore ? rows.slice(0, req.size) : rows;
   const page: TPage<O> = { list, nextPageToken: hasMore ? String(req.page + 1) : '' };
   if (req.fetchCount) {
-    const counted = await (filtered as SelectQueryBuilder<DB, TB, O>)
-      .clearSelect()
-      .clearOrderBy()
-      .select(sql<number>`count(*)`.as('n'))
-      .executeTakeFirst();
+    const counted = await (filtered as SelectQueryBuilder<DB, TB, O>).clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('n')).executeTakeFirst();
     page.count = Number((counted as { n?: number } | undefined)?.n ?? 0);
   }
   return page;

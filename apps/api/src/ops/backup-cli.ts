@@ -19,7 +19,9 @@ try {
   const outRoot = path.resolve(REPO_ROOT, values.out ?? process.env.BACKUP_DIR ?? 'backups');
   const { dir, manifest, ms } = await backupSqlite({ dbFile: config.db.file, filesDir: path.join(config.dataDir, 'files'), outRoot });
   const fileBytes = manifest.files.reduce((n, f) => n + f.bytes, 0);
-  console.log(`backup written to ${dir}: database ${manifest.database.bytes} bytes (${manifest.database.orders} orders, integrity ok), ${manifest.files.length} files (${fileBytes} bytes), ${ms} ms`);
+  console.log(
+    `backup written to ${dir}: database ${manifest.database.bytes} bytes (${manifest.database.orders} orders, integrity ok), ${manifest.files.length} files (${fileBytes} bytes), ${ms} ms`,
+  );
   if (values.keep) {
     const keep = Number(values.keep);
     if (!Number.isInteger(keep) || keep < 1) throw new Error('--keep takes a whole number of backups, at least 1');

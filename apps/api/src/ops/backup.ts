@@ -199,13 +199,22 @@ export class RestoreRefused extends Error {}
  * `force` what was there is moved aside into `<dbFile's folder>/replaced-<time>/`, never
  * deleted.
  */
-export async function restoreSqlite(opts: { from: string; dbFile: string; filesDir: string; force?: boolean; dataDir?: string }): Promise<{ manifest: Manifest; movedAside: string | null }> {
+export async function restoreSqlite(opts: {
+  from: string;
+  dbFile: string;
+  filesDir: string;
+  force?: boolean;
+  dataDir?: string;
+}): Promise<{ manifest: Manifest; movedAside: string | null }> {
   const manifest = await verifyBackup(opts.from);
   const dbParts = [opts.dbFile, `${opts.dbFile}-wal`, `${opts.dbFile}-shm`];
   const occupied = dbParts.some((f) => fs.existsSync(f)) || !isEmpty(opts.filesDir);
   // A folder named with --to must be empty: it may hold data we do not know about.
   const notEmpty = opts.dataDir && !isEmpty(opts.dataDir) ? opts.dataDir : occupied ? `${opts.dbFile}, ${opts.filesDir}` : null;
-  if (notEmpty && !opts.force) throw new RestoreRefused(`the target is not empty (${notEmpty}): stop the shop and add --force to replace its database and files (they are moved aside, not deleted)`);
+  if (notEmpty && !opts.force)
+    throw new RestoreRefused(
+      `the target is not empty (${notEmpty}): stop the shop and add --force to replace its database and files (they are moved aside, not deleted)`,
+    );
 
   const dataDir = path.dirname(opts.dbFile);
   await fsp.mkdir(dataDir, { recursive: true });

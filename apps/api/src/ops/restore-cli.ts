@@ -25,14 +25,17 @@ try {
     filesDir = path.join(to, FILES_DIR);
   } else {
     const config = loadConfig();
-    if (config.db.kind !== 'sqlite') throw new RestoreRefused('this shop runs on PostgreSQL: restore its database with pg_restore (README, "Backups"), or give --to <data dir>');
+    if (config.db.kind !== 'sqlite')
+      throw new RestoreRefused('this shop runs on PostgreSQL: restore its database with pg_restore (README, "Backups"), or give --to <data dir>');
     dbFile = config.db.file;
     filesDir = path.join(config.dataDir, FILES_DIR);
   }
   const from = path.resolve(positionals[0]);
   const { manifest, movedAside } = await restoreSqlite({ from, dbFile, filesDir, dataDir, force: values.force });
   if (movedAside) console.log(`what was there is now in ${movedAside}`);
-  console.log(`restored ${from} (taken ${manifest.createdAt}, ${manifest.database.orders} orders, ${manifest.files.length} files) into ${dbFile} and ${filesDir}`);
+  console.log(
+    `restored ${from} (taken ${manifest.createdAt}, ${manifest.database.orders} orders, ${manifest.files.length} files) into ${dbFile} and ${filesDir}`,
+  );
 } catch (err) {
   console.error(`restore ${err instanceof RestoreRefused ? 'refused' : 'failed'}: ${(err as Error).message}`);
   process.exit(1);

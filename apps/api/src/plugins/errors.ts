@@ -70,7 +70,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       // Not the shopper's fault and not a bug: the database is down, restarting or locked.
       // The pool reconnects by itself; the client may simply try again.
       request.log.warn({ err: error }, 'the database is unavailable');
-      return reply.status(503).header('retry-after', '5').send(errorBody('service_unavailable', 'The shop cannot reach its database right now. Please try again in a moment.'));
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send(errorBody('service_unavailable', 'The shop cannot reach its database right now. Please try again in a moment.'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody('internal_error', 'Something went wrong on our side. Please try again.'));

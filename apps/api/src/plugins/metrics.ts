@@ -128,7 +128,10 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
       labelNames: ['file'],
       registers: [registry],
       collect() {
-        for (const [label, name] of [['db', file], ['wal', `${file}-wal`]] as const) {
+        for (const [label, name] of [
+          ['db', file],
+          ['wal', `${file}-wal`],
+        ] as const) {
           try {
             this.set({ file: label }, fs.statSync(name).size);
           } catch {
@@ -154,7 +157,10 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
       const auth = req.headers.authorization ?? '';
       const given = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
       if (!given || !sameToken(given, token)) {
-        return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send(errorBody('unauthorized', 'A valid metrics token is required (Authorization: Bearer …)'));
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer realm="metrics"')
+          .send(errorBody('unauthorized', 'A valid metrics token is required (Authorization: Bearer …)'));
       }
       const text = await registry.metrics();
       return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(text);

@@ -30,7 +30,7 @@ export const fileServeRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('cross-origin-resource-policy', inline ? 'cross-origin' : 'same-origin')
       .header('x-robots-tag', 'noindex');
     if (req.headers['if-none-match'] === etag) return reply.status(304).send();
-    let stream;
+    let stream: Awaited<ReturnType<typeof app.files.deps.storage.read>>;
     try {
       stream = await app.files.deps.storage.read(row.storage_key);
     } catch (err) {

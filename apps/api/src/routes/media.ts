@@ -5,12 +5,14 @@ import { errorBody } from '../plugins/errors.ts';
 
 function svg(reply: FastifyReply, body: string | null) {
   if (!body) return reply.status(404).send(errorBody('not_found', 'No such picture'));
-  return reply
-    .header('content-type', 'image/svg+xml; charset=utf-8')
-    // The pictures are pure functions of their URL.
-    .header('cache-control', 'public, max-age=31536000, immutable')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-    .send(body);
+  return (
+    reply
+      .header('content-type', 'image/svg+xml; charset=utf-8')
+      // The pictures are pure functions of their URL.
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+      .send(body)
+  );
 }
 
 const COLOR = /^[0-9a-f]{6}$/i;

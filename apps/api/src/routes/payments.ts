@@ -86,7 +86,8 @@ export async function paymentPageRoutes(app: FastifyInstance) {
     url: '/payments/return/:outcome',
     schema: { hide: true },
     handler: async (req, reply) => {
-      if (!['success', 'fail', 'cancel'].includes(req.params.outcome)) return reply.status(404).send({ error: { code: 'not_found', message: 'No such return' } });
+      if (!['success', 'fail', 'cancel'].includes(req.params.outcome))
+        return reply.status(404).send({ error: { code: 'not_found', message: 'No such return' } });
       return handleReturn(req, reply);
     },
   });
@@ -123,7 +124,8 @@ export async function paymentPageRoutes(app: FastifyInstance) {
     const nonce = randomBytes(16).toString('base64');
     const fields = fieldsOf(req);
     const action = fields.action as SandboxAction;
-    if (!['pay', 'risky', 'fail', 'cancel'].includes(action)) return sendPage(reply, sandboxMessagePage('Choose an answer', 'Go back and choose pay, decline or cancel.'), nonce, undefined, 400);
+    if (!['pay', 'risky', 'fail', 'cancel'].includes(action))
+      return sendPage(reply, sandboxMessagePage('Choose an answer', 'Go back and choose pay, decline or cancel.'), nonce, undefined, 400);
     const before = await sandboxSession(app.db.kysely, fields.session ?? '');
     if (!before) return sendPage(reply, sandboxMessagePage('Payment not found', 'This payment session does not exist or has expired.'), nonce, undefined, 404);
     const session = (await completeSandboxSession(app.db.kysely, before.session_key, action))!;
@@ -139,7 +141,12 @@ export async function paymentPageRoutes(app: FastifyInstance) {
       const target = new URL(session.ipn_url);
       // The sandbox lives in the shop: its notification goes through the shop's own
       // pipeline in-process (no network hop to our own public address).
-      const res = await app.inject({ method: 'POST', url: `${target.pathname}${target.search}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload });
+      const res = await app.inject({
+        method: 'POST',
+        url: `${target.pathname}${target.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
       if (res.statusCode >= 400) app.log.warn({ status: res.statusCode, body: res.body.slice(0, 300) }, 'the sandbox notification was refused');
     } catch (err) {
       app.log.warn({ err }, 'the sandbox could not notify the shop');

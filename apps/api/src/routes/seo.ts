@@ -8,7 +8,19 @@ import { errorBody } from '../plugins/errors.ts';
 // at most 50,000 addresses). Built from the database and kept in the read cache.
 
 const PER_FILE = 10_000;
-const PAGES = ['/', '/shop', '/new-arrival', '/sales', '/outlets', '/about', '/contact', '/privacy-policy', '/terms-conditions', '/return', '/delivery-shipping'];
+const PAGES = [
+  '/',
+  '/shop',
+  '/new-arrival',
+  '/sales',
+  '/outlets',
+  '/about',
+  '/contact',
+  '/privacy-policy',
+  '/terms-conditions',
+  '/return',
+  '/delivery-shipping',
+];
 
 const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 

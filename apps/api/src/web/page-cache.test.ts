@@ -27,7 +27,8 @@ describe('the page cache', () => {
   });
 
   it('keeps only plain successful pages without cookies', () => {
-    const html = (status: number, headers: Record<string, string> = {}) => new Response('x', { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
+    const html = (status: number, headers: Record<string, string> = {}) =>
+      new Response('x', { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
     expect(PageCache.cacheable(html(200))).toBe(true);
     expect(PageCache.cacheable(html(404))).toBe(false);
     expect(PageCache.cacheable(html(200, { 'set-cookie': 'a=b' }))).toBe(false);

@@ -65,7 +65,10 @@ export class PageCache {
         const name = (eq >= 0 ? part.slice(0, eq) : part).trim();
         if (!name) continue;
         if (!ALLOWED_COOKIES.has(name)) return null;
-        currency = part.slice(eq + 1).trim().slice(0, 8);
+        currency = part
+          .slice(eq + 1)
+          .trim()
+          .slice(0, 8);
       }
     }
     return `${currency}|${req.url}`;

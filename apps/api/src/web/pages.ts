@@ -10,7 +10,6 @@ import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { type CachedPage, PageCache, type RenderResult, withNonce } from './page-cache.ts';
 
-
 /** Scripts run only with this response's nonce; the page cannot be framed. */
 function pageCsp(nonce: string): string {
   return [
@@ -52,7 +51,8 @@ export async function registerPages(app: FastifyInstance, opts: PagesOptions) {
   const pageCache = new PageCache({ ttlMs: vite ? 0 : (opts.pageCacheMs ?? 0), maxBytes: 32 * 1024 * 1024 });
   let handle: (request: Request, context: never) => Promise<Response>;
   if (vite) {
-    handle = async (request, context) => createRequestHandler((await vite.ssrLoadModule('virtual:react-router/server-build')) as ServerBuild, 'development')(request, context);
+    handle = async (request, context) =>
+      createRequestHandler((await vite.ssrLoadModule('virtual:react-router/server-build')) as ServerBuild, 'development')(request, context);
     // Vite's own middlewares (modules, assets, the HMR client) answer first; what they do
     // not know falls through to the routes.
     await app.register(middie);
@@ -189,5 +189,4 @@ async function registerBuildAssets(app: FastifyInstance, buildDir: string) {
       else r.header('cache-control', 'public, max-age=3600');
     },
   });
-
 }

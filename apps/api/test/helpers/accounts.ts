@@ -38,14 +38,29 @@ export interface TestCustomer {
   auth: Record<string, string>;
 }
 
-export async function signUp(t: TestApp, overrides: Partial<{ email: string; mobile: string; password: string; fullName: string }> = {}): Promise<TestCustomer> {
+export async function signUp(
+  t: TestApp,
+  overrides: Partial<{ email: string; mobile: string; password: string; fullName: string }> = {},
+): Promise<TestCustomer> {
   const ip = uniqueIp();
-  const body = { source: 'DEFAULT', type: 'DEFAULT', fullName: 'Rahim Uddin', email: uniqueEmail(), mobile: uniqueMobile(), password: 'secret-pass', ...overrides };
+  const body = {
+    source: 'DEFAULT',
+    type: 'DEFAULT',
+    fullName: 'Rahim Uddin',
+    email: uniqueEmail(),
+    mobile: uniqueMobile(),
+    password: 'secret-pass',
+    ...overrides,
+  };
   const res = await t.api('/api/signup', { method: 'POST', json: body, headers: { 'x-forwarded-for': ip } });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
   return { ...body, token: res.body.authToken, userId: res.body.userId, ip, auth: { 'x-auth-token': res.body.authToken, 'x-forwarded-for': ip } };
 }
 
 export async function signIn(t: TestApp, userName: string, password: string, ip = uniqueIp()) {
-  return t.api('/api/signin/customers', { method: 'POST', json: { source: 'DEFAULT', type: 'DEFAULT', userName, password }, headers: { 'x-forwarded-for': ip } });
+  return t.api('/api/signin/customers', {
+    method: 'POST',
+    json: { source: 'DEFAULT', type: 'DEFAULT', userName, password },
+    headers: { 'x-forwarded-for': ip },
+  });
 }

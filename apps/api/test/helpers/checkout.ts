@@ -7,7 +7,14 @@ import { type ApiResponse, startTestApp, type TestApp } from './test-app.ts';
 // Orders for the checkout and payment tests: demo skus with stock the test controls, a
 // valid Bangladeshi address, and the sandbox gateway driven over HTTP as a payer would.
 
-export const ADDRESS = { fullName: 'Karim Ahmed', phone: '01711111111', division: 'Dhaka', district: 'Dhaka', area: 'Gulshan 2', addressLine: 'House 5, Road 10' };
+export const ADDRESS = {
+  fullName: 'Karim Ahmed',
+  phone: '01711111111',
+  division: 'Dhaka',
+  district: 'Dhaka',
+  area: 'Gulshan 2',
+  addressLine: 'House 5, Road 10',
+};
 
 export function guestContact() {
   return { name: 'Nusrat Jahan', mobile: uniqueMobile(), email: uniqueEmail('guest') };
@@ -31,7 +38,12 @@ export async function plainSkus(db: Kysely<Database>, count: number, offset = 0)
     .limit(count)
     .offset(offset)
     .execute();
-  return rows.map((r) => ({ id: r.id, code: r.code, salesPrice: Number(r.sales_price), discountedSalesPrice: r.discounted_sales_price === null ? null : Number(r.discounted_sales_price) }));
+  return rows.map((r) => ({
+    id: r.id,
+    code: r.code,
+    salesPrice: Number(r.sales_price),
+    discountedSalesPrice: r.discounted_sales_price === null ? null : Number(r.discounted_sales_price),
+  }));
 }
 
 /** Sets a sku's stock: quantities by branch position (first branch, second, …). */
@@ -43,12 +55,22 @@ export async function setStock(db: Kysely<Database>, skuId: number, perBranch: n
 }
 
 export async function stockOf(db: Kysely<Database>, skuId: number): Promise<number> {
-  const r = await db.selectFrom('stocks').select((eb) => eb.fn.sum<number>('quantity').as('q')).where('sku_id', '=', skuId).executeTakeFirst();
+  const r = await db
+    .selectFrom('stocks')
+    .select((eb) => eb.fn.sum<number>('quantity').as('q'))
+    .where('sku_id', '=', skuId)
+    .executeTakeFirst();
   return Number(r?.q ?? 0);
 }
 
-export async function countRows(db: Kysely<Database>, table: 'sales' | 'sale_lines' | 'stock_reservations' | 'payments' | 'coupon_usages' | 'sale_status_history' | 'mail_outbox') {
-  const r = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+export async function countRows(
+  db: Kysely<Database>,
+  table: 'sales' | 'sale_lines' | 'stock_reservations' | 'payments' | 'coupon_usages' | 'sale_status_history' | 'mail_outbox',
+) {
+  const r = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
   return Number(r?.n ?? 0);
 }
 
@@ -75,7 +97,13 @@ export function handBackForm(html: string): { action: string; fields: Record<str
   return { action: decode(action), fields };
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /**
  * Plays the payer on the sandbox page: opens it, clicks `action`, and follows the

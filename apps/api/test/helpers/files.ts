@@ -76,10 +76,7 @@ export interface RawResponse {
  * headers (a Content-Length, or none: chunked) and sees the answer even when the server
  * answers and closes before the body is all sent.
  */
-export function rawRequest(
-  baseUrl: string,
-  opts: { method: string; path: string; headers?: Record<string, string>; body: Readable },
-): Promise<RawResponse> {
+export function rawRequest(baseUrl: string, opts: { method: string; path: string; headers?: Record<string, string>; body: Readable }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     const req = http.request(`${baseUrl}${opts.path}`, {

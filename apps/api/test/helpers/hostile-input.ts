@@ -97,7 +97,25 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
-const NASTY_NUMBERS = [-1, 0, -0, 0.5, -0.5, 1.5, 1e-7, Number.MIN_VALUE, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 + 2, -(2 ** 53) - 2, 2 ** 63, 1e21, 1e308, -1e308];
+const NASTY_NUMBERS = [
+  -1,
+  0,
+  -0,
+  0.5,
+  -0.5,
+  1.5,
+  1e-7,
+  Number.MIN_VALUE,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 32,
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  2 ** 63,
+  1e21,
+  1e308,
+  -1e308,
+];
 const RAW_NUMBERS = ['1e400', '-1e400', '1e-400', '123456789012345678901234567890', '0.1000000000000000000000001', '-0.0', '1E2', '1.0'];
 
 export const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
@@ -118,7 +136,7 @@ export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
 /** Brackets or objects nested `depth` deep, as raw JSON text. */
 export const deepNesting: fc.Arbitrary<Raw> = fc
   .tuple(fc.integer({ min: 200, max: 50_000 }), fc.constantFrom('array', 'object'))
-  .map(([depth, kind]) => (kind === 'array' ? new Raw('['.repeat(depth) + ']'.repeat(depth)) : new Raw('{"a":'.repeat(depth) + '1' + '}'.repeat(depth))));
+  .map(([depth, kind]) => (kind === 'array' ? new Raw('['.repeat(depth) + ']'.repeat(depth)) : new Raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`)));
 
 /** A long array, as raw JSON text of small elements. */
 export const hugeArray: fc.Arbitrary<Raw> = fc
@@ -127,7 +145,25 @@ export const hugeArray: fc.Arbitrary<Raw> = fc
 
 /** Keys nobody expects, the prototype-polluting ones among them. */
 export const extraKey: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'isAdmin', 'role', 'customerId', 'userId', 'price', 'total', 'status', 'id', '', ' ', '\u0000', '$where', 'a.b', '[0]'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'isAdmin',
+    'role',
+    'customerId',
+    'userId',
+    'price',
+    'total',
+    'status',
+    'id',
+    '',
+    ' ',
+    '\u0000',
+    '$where',
+    'a.b',
+    '[0]',
+  ),
   fc.string({ maxLength: 12 }),
 );
 
@@ -170,15 +206,27 @@ export function plausible(s: Schema | undefined, dict: Dictionary, depth = 0): f
       const lo = Math.ceil(Math.min(min, max));
       const hi = Math.floor(Math.max(min, max));
       const inRange = fc.integer({ min: lo, max: hi });
-      const known = fc.nat().map((n) => pick(dict.integers.filter((i) => i >= lo && i <= hi), n) ?? lo);
-      return fc.oneof({ weight: 2, arbitrary: known }, { weight: 2, arbitrary: fc.constantFrom(lo, Math.min(hi, Math.max(lo, 1))) }, { weight: 1, arbitrary: inRange });
+      const known = fc.nat().map(
+        (n) =>
+          pick(
+            dict.integers.filter((i) => i >= lo && i <= hi),
+            n,
+          ) ?? lo,
+      );
+      return fc.oneof(
+        { weight: 2, arbitrary: known },
+        { weight: 2, arbitrary: fc.constantFrom(lo, Math.min(hi, Math.max(lo, 1))) },
+        { weight: 1, arbitrary: inRange },
+      );
     }
     case 'string': {
       const minLength = s.minLength ?? 0;
       const maxLength = Math.min(s.maxLength ?? 60, 60);
       const fitting = (x: string) => x.length >= minLength && x.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern).test(x));
       const known = fc.nat().map((n) => pick(dict.strings.filter(fitting), n) ?? 'x'.repeat(Math.max(1, minLength)));
-      const free = s.pattern ? fc.stringMatching(new RegExp(s.pattern)).map((x) => x.slice(0, s.maxLength ?? x.length)) : fc.string({ minLength, maxLength: Math.max(minLength, maxLength) });
+      const free = s.pattern
+        ? fc.stringMatching(new RegExp(s.pattern)).map((x) => x.slice(0, s.maxLength ?? x.length))
+        : fc.string({ minLength, maxLength: Math.max(minLength, maxLength) });
       return fc.oneof({ weight: 3, arbitrary: known }, { weight: 1, arbitrary: free });
     }
     case 'array': {
@@ -261,19 +309,36 @@ export function mutate(value: unknown, m: Mutation): unknown {
       const at = all.filter((p) => p.length > 0 && typeof p[p.length - 1] === 'string');
       if (!at.length) return undefined; // nothing to drop: drop the whole body
       const p = at[m.place % at.length];
-      return replaceAt(value, p.slice(0, -1), (parent) => ownKeys(Object.keys(parent as object).filter((k) => k !== p[p.length - 1]).map((k) => [k, (parent as Record<string, unknown>)[k]])));
+      return replaceAt(value, p.slice(0, -1), (parent) =>
+        ownKeys(
+          Object.keys(parent as object)
+            .filter((k) => k !== p[p.length - 1])
+            .map((k) => [k, (parent as Record<string, unknown>)[k]]),
+        ),
+      );
     }
     case 'extra-key': {
       const p = of((v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Raw));
       return replaceAt(value, p, (old) => {
-        const base = old !== null && typeof old === 'object' && !Array.isArray(old) && !(old instanceof Raw) ? Object.keys(old).map((k) => [k, (old as Record<string, unknown>)[k]] as [string, unknown]) : [];
+        const base =
+          old !== null && typeof old === 'object' && !Array.isArray(old) && !(old instanceof Raw)
+            ? Object.keys(old).map((k) => [k, (old as Record<string, unknown>)[k]] as [string, unknown])
+            : [];
         return ownKeys([...base, [m.key, m.value]]);
       });
     }
     case 'string':
-      return replaceAt(value, of((v) => typeof v === 'string'), () => m.value);
+      return replaceAt(
+        value,
+        of((v) => typeof v === 'string'),
+        () => m.value,
+      );
     case 'number':
-      return replaceAt(value, of((v) => typeof v === 'number'), () => m.value);
+      return replaceAt(
+        value,
+        of((v) => typeof v === 'number'),
+        () => m.value,
+      );
     case 'huge-array':
       return replaceAt(value, of(Array.isArray), () => m.value);
     case 'deep':
@@ -296,7 +361,27 @@ function get(root: unknown, at: PathStep[]): unknown {
  * integer) is exactly where a database driver throws instead of the validation answering.
  */
 export const JSON_KINDS = {
-  string: ['', 'x', ' , ', '1', '1,2', '-1', '1.5', 'true', 'false', '0', 'null', '%', '_', "' OR 1=1 --", 'a\u0000b', '\ud800', 'ä'.repeat(600), '9'.repeat(30), 'AFL-1'],
+  string: [
+    '',
+    'x',
+    ' , ',
+    '1',
+    '1,2',
+    '-1',
+    '1.5',
+    'true',
+    'false',
+    '0',
+    'null',
+    '%',
+    '_',
+    "' OR 1=1 --",
+    'a\u0000b',
+    '\ud800',
+    'ä'.repeat(600),
+    '9'.repeat(30),
+    'AFL-1',
+  ],
   integer: [0, 1, 2, 3, 42],
   negative: [-1, -2, -0, -(2 ** 31) - 1, -(2 ** 53) - 2],
   fraction: [0.5, 1.5, -2.5, 1e-7, Number.MIN_VALUE],
@@ -359,7 +444,9 @@ export function setAt(root: unknown, at: PathStep[], value: unknown): unknown {
     return list;
   }
   const entries: [string, unknown][] =
-    root !== null && typeof root === 'object' && !Array.isArray(root) && !(root instanceof Raw) ? Object.keys(root).map((k) => [k, clone((root as Record<string, unknown>)[k])]) : [];
+    root !== null && typeof root === 'object' && !Array.isArray(root) && !(root instanceof Raw)
+      ? Object.keys(root).map((k) => [k, clone((root as Record<string, unknown>)[k])])
+      : [];
   const i = entries.findIndex(([k]) => k === step);
   if (i >= 0) entries[i] = [step, setAt(entries[i][1], rest, value)];
   else entries.push([step, setAt(undefined, rest, value)]);
@@ -403,7 +490,28 @@ export function encodeUrlPart(v: unknown): string {
 }
 
 /** Raw URL pieces that no encoder writes: broken escapes, encoded slashes and dots, overlong UTF-8. */
-export const RAW_URL_PIECES = ['%', '%Z', '%ZZ', '%00', '%2F', '..%2F..%2Fetc%2Fpasswd', '%2e%2e', '%C0%AF', '%FF%FE', '%ED%A0%80', '%E2%80%AE', '%0D%0A', '%25', '%u0041', '+', '%20', '~', "'", '(', ')'];
+export const RAW_URL_PIECES = [
+  '%',
+  '%Z',
+  '%ZZ',
+  '%00',
+  '%2F',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2e%2e',
+  '%C0%AF',
+  '%FF%FE',
+  '%ED%A0%80',
+  '%E2%80%AE',
+  '%0D%0A',
+  '%25',
+  '%u0041',
+  '+',
+  '%20',
+  '~',
+  "'",
+  '(',
+  ')',
+];
 
 /** Query strings the form parser may choke on. */
 export const RAW_QUERIES = [

@@ -32,7 +32,10 @@ export async function categoryId(db: Kysely<Database>, slug: string): Promise<nu
 export async function stockUp(db: Kysely<Database>, skuId: number, quantity = 50) {
   const branches = await db.selectFrom('branches').select('id').execute();
   await db.deleteFrom('stocks').where('sku_id', '=', skuId).execute();
-  await db.insertInto('stocks').values(branches.map((b, i) => ({ sku_id: skuId, branch_id: b.id, quantity: i === 0 ? quantity : 0 }))).execute();
+  await db
+    .insertInto('stocks')
+    .values(branches.map((b, i) => ({ sku_id: skuId, branch_id: b.id, quantity: i === 0 ? quantity : 0 })))
+    .execute();
 }
 
 export async function addDiscount(
@@ -64,7 +67,11 @@ export async function addDiscount(
     .returning('id')
     .executeTakeFirstOrThrow();
   for (const c of d.categories ?? []) await db.insertInto('global_discount_categories').values({ discount_id: row.id, category_id: c }).execute();
-  for (const i of d.items ?? []) await db.insertInto('global_discount_items').values({ discount_id: row.id, product_id: i.productId, sku_code: i.skuCode ?? null }).execute();
+  for (const i of d.items ?? [])
+    await db
+      .insertInto('global_discount_items')
+      .values({ discount_id: row.id, product_id: i.productId, sku_code: i.skuCode ?? null })
+      .execute();
   return row.id;
 }
 

@@ -60,7 +60,9 @@ export function rawSend(baseUrl: string, req: RawRequest, timeoutMs: number): Pr
           finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: Date.now() - started }));
         }
       });
-      res.on('end', () => finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: Date.now() - started })));
+      res.on('end', () =>
+        finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: Date.now() - started })),
+      );
       res.on('error', (err) => finish(() => reject(err)));
     });
     // A reset while the body is still being written surfaces on the socket too.

@@ -33,7 +33,10 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
   }
   let body = raw.slice(split + 4);
   if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
-    body = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+    body = Buffer.from(
+      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
   } else if (/base64/i.test(headers['content-transfer-encoding'] ?? '')) {
     body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
@@ -52,7 +55,13 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        mails.push(parse(Buffer.concat(chunks).toString('utf8'), session.envelope.mailFrom ? session.envelope.mailFrom.address : '', session.envelope.rcptTo.map((r) => r.address)));
+        mails.push(
+          parse(
+            Buffer.concat(chunks).toString('utf8'),
+            session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         for (const w of waiters.splice(0)) w();
         callback();
       });

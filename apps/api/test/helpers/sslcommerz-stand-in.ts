@@ -109,11 +109,30 @@ export async function startSslcommerzStandIn(opts: { storeId?: string; storePass
         return json(res, 200, { status: 'FAILED', failedreason: 'Store Credential Error Or Store is De-active', sessionkey: '', GatewayPageURL: '' });
       }
       if (stand.refuseInitiation) return json(res, 200, { status: 'FAILED', failedreason: stand.refuseInitiation, GatewayPageURL: '' });
-      for (const k of ['total_amount', 'currency', 'tran_id', 'success_url', 'fail_url', 'cancel_url', 'cus_name', 'cus_email', 'cus_phone', 'product_category']) {
+      for (const k of [
+        'total_amount',
+        'currency',
+        'tran_id',
+        'success_url',
+        'fail_url',
+        'cancel_url',
+        'cus_name',
+        'cus_email',
+        'cus_phone',
+        'product_category',
+      ]) {
         if (!fields[k]) return json(res, 200, { status: 'FAILED', failedreason: `Invalid Information: ${k} is missing`, GatewayPageURL: '' });
       }
       const sessionKey = randomBytes(16).toString('hex').toUpperCase();
-      sessions.set(fields.tran_id, { sessionKey, init: fields, status: 'PENDING', valId: null, riskLevel: 0, paidAmount: fields.total_amount, paidCurrency: fields.currency });
+      sessions.set(fields.tran_id, {
+        sessionKey,
+        init: fields,
+        status: 'PENDING',
+        valId: null,
+        riskLevel: 0,
+        paidAmount: fields.total_amount,
+        paidCurrency: fields.currency,
+      });
       return json(res, 200, {
         status: 'SUCCESS',
         failedreason: '',
@@ -175,7 +194,14 @@ export async function startSslcommerzStandIn(opts: { storeId?: string; storePass
       const f: Record<string, string> =
         status === 'VALID'
           ? { ...Object.fromEntries(Object.entries(record(s)).map(([k, v]) => [k, String(v)])), status }
-          : { status, tran_id: tranId, error: status === 'FAILED' ? 'Insufficient balance' : 'Customer cancelled', amount: s.paidAmount, currency: 'BDT', value_a: s.init.value_a ?? '' };
+          : {
+              status,
+              tran_id: tranId,
+              error: status === 'FAILED' ? 'Insufficient balance' : 'Customer cancelled',
+              amount: s.paidAmount,
+              currency: 'BDT',
+              value_a: s.init.value_a ?? '',
+            };
       return sign(f, o.password ?? storePassword);
     },
     async sendIpn(tranId, base, o = {}) {

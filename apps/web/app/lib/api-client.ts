@@ -28,12 +28,13 @@ export function apiHeaders(): Record<string, string> {
   return { 'x-api-key': apiKey, 'x-device-id': deviceId(), 'x-session-cookie': '1' };
 }
 
-export type ApiResult<T> =
-  | { ok: true; status: number; data: T }
-  | { ok: false; status: number; error: TApiError['error'] | null; networkError?: boolean };
+export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: TApiError['error'] | null; networkError?: boolean };
 
 /** Never throws: a network failure is `networkError: true` (spec §7, the request helper). */
-export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> {
+export async function apiFetch<T>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<ApiResult<T>> {
   let res: Response;
   try {
     res = await fetch(path, {

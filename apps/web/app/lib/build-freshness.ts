@@ -1,4 +1,11 @@
-import { BUILD_CHECK_INTERVAL_MS, isChunkLoadError, LATEST_BUILD_PATH, parseLatestBuild, RELOAD_MARKER_KEY, shouldReloadForChunkError } from '@storefront/shared';
+import {
+  BUILD_CHECK_INTERVAL_MS,
+  isChunkLoadError,
+  LATEST_BUILD_PATH,
+  parseLatestBuild,
+  RELOAD_MARKER_KEY,
+  shouldReloadForChunkError,
+} from '@storefront/shared';
 import { createElement, useEffect } from 'react';
 import { ErrorPage } from '../components/layout/error-page.tsx';
 

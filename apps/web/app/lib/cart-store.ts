@@ -104,7 +104,11 @@ export function useCart(): TCart {
 const noop = () => () => {};
 /** False while the server renders and during hydration; true once the stored cart is read. */
 export function useCartReady(): boolean {
-  return useSyncExternalStore(noop, () => true, () => false);
+  return useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  );
 }
 
 // A change to the lines drops the coupon amount (it belonged to the old cart); the code

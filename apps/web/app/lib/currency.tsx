@@ -24,7 +24,12 @@ import type { ShellCurrency } from '../components/cart/currencies.server.ts';
 // tabs in step.
 
 const YEAR_S = 365 * 24 * 60 * 60;
-const FALLBACK: ShellCurrency = { sourceId: DEFAULT_CURRENCY.sourceId, sourceCountry: DEFAULT_CURRENCY.sourceCountry, rate: DEFAULT_CURRENCY.rate, imageUrl: '/media/flags/BDT.svg' };
+const FALLBACK: ShellCurrency = {
+  sourceId: DEFAULT_CURRENCY.sourceId,
+  sourceCountry: DEFAULT_CURRENCY.sourceCountry,
+  rate: DEFAULT_CURRENCY.rate,
+  imageUrl: '/media/flags/BDT.svg',
+};
 
 interface PricingValue {
   currency: ShellCurrency;
@@ -57,6 +62,7 @@ export function PricingProvider({
     const valid = parseCurrencyCode(next);
     if (!valid) return;
     setCode(valid);
+    // biome-ignore lint/suspicious/noDocumentCookie: one cookie, read by the server to render prices; the Cookie Store API is not in every browser we serve.
     document.cookie = `${CURRENCY_COOKIE}=${valid}; Path=/; Max-Age=${YEAR_S}; SameSite=Lax`;
     try {
       localStorage.setItem(CURRENCY_COOKIE, valid);

@@ -1,12 +1,4 @@
-import {
-  defaultShopSort,
-  hasShopFilters,
-  parseShopQuery,
-  shopQueryString,
-  shopSearchBody,
-  type TItemSearchResult,
-  type TOption,
-} from '@storefront/shared';
+import { defaultShopSort, hasShopFilters, parseShopQuery, shopQueryString, shopSearchBody, type TItemSearchResult, type TOption } from '@storefront/shared';
 import type { AppLoadContext } from 'react-router';
 import { apiJson } from './api.server.ts';
 

@@ -8,7 +8,7 @@ export function settingsFrom(matches: readonly ({ id: string; data?: unknown } |
 }
 
 /**
- * Title, description, canonical URL and Open Graph tags for a catalogue page (issue #3, SEO).
+ * Title, description, canonical URL and Open Graph tags for a catalogue page.
  * `image` may be a path; Open Graph wants an absolute address.
  */
 export function pageMeta(opts: {

@@ -9,5 +9,8 @@ export const SOCIAL = ['facebook', 'instagram', 'youtube', 'linkedin'] as const;
 export type Social = (typeof SOCIAL)[number];
 
 export function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

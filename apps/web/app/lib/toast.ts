@@ -48,7 +48,10 @@ function add(item: Omit<ToastItem, 'id'>): number {
   emit();
   // A duration of 0 or less keeps the toast until it is dismissed.
   if (item.duration > 0 && typeof window !== 'undefined') {
-    timers.set(id, setTimeout(() => dismiss(id), item.duration));
+    timers.set(
+      id,
+      setTimeout(() => dismiss(id), item.duration),
+    );
   }
   return id;
 }

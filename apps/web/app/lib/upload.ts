@@ -11,7 +11,7 @@ import {
 } from '@storefront/shared';
 import { apiHeaders } from './api-client.ts';
 
-// The web app's one upload helper (issue #8). The protocol — direct or multipart by size,
+// The web app's one upload helper. The protocol — direct or multipart by size,
 // 4 parts at a time, retries, resume, URL imports polled every 500 ms — lives in
 // packages/shared/src/upload-client.ts and is unit-tested there; this file gives it the
 // browser's transport (XMLHttpRequest, because fetch cannot report upload progress) and a

@@ -46,6 +46,7 @@ export default function CartPage() {
   // What the quote depends on: skus, quantities and the coupon code (not the stored prices).
   const key = JSON.stringify([cart.lines.map((l) => [l.sku.code, l.quantity]), cart.couponCode]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for what the quote depends on (skus, quantities, coupon), not the stored prices it writes back.
   useEffect(() => {
     if (!ready || cart.lines.length === 0) return;
     const asked = cart;
@@ -72,7 +73,9 @@ export default function CartPage() {
       if (Object.keys(moved).length) setChanges((c) => ({ ...c, ...moved }));
       setQuote({ key, data: res.data });
       cartActions.applyServerPrices(
-        res.data.lines.filter((q) => q.sku).map((q) => ({ skuCode: q.skuCode, salesPrice: q.salesPrice, discountedSalesPrice: q.sku!.discountedSalesPrice, unitPrice: q.unitPrice })),
+        res.data.lines
+          .filter((q) => q.sku)
+          .map((q) => ({ skuCode: q.skuCode, salesPrice: q.salesPrice, discountedSalesPrice: q.sku!.discountedSalesPrice, unitPrice: q.unitPrice })),
       );
       if (asked.couponCode) {
         // A coupon the shop no longer has is dropped; one that no longer fits this cart is
@@ -88,7 +91,6 @@ export default function CartPage() {
       clearTimeout(timer);
     };
     // `key` captures what the quote depends on; the stored prices it updates must not re-run it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, ready]);
 
   if (!ready) {
@@ -166,14 +168,24 @@ export default function CartPage() {
           </div>
         </section>
 
-        <aside aria-labelledby="summary-heading" className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] lg:sticky lg:top-24" aria-busy={!fresh}>
+        <aside
+          aria-labelledby="summary-heading"
+          className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] lg:sticky lg:top-24"
+          aria-busy={!fresh}
+        >
           <h2 id="summary-heading" className="text-lg font-semibold">
             Order Summary
           </h2>
           <dl className="mt-4 space-y-2 text-sm" data-testid="cart-totals">
-            <Row label={`Subtotal (${totals.quantity} ${totals.quantity === 1 ? 'item' : 'items'})`} value={money.format(totals.subTotal)} testId="total-subtotal" />
+            <Row
+              label={`Subtotal (${totals.quantity} ${totals.quantity === 1 ? 'item' : 'items'})`}
+              value={money.format(totals.subTotal)}
+              testId="total-subtotal"
+            />
             {totals.discount > 0 && <Row label="Discounts" value={money.format(-totals.discount)} testId="total-discount" accent />}
-            {totals.couponAmount > 0 && <Row label={`Coupon ${cart.couponCode ?? ''}`} value={money.format(-totals.couponAmount)} testId="total-coupon" accent />}
+            {totals.couponAmount > 0 && (
+              <Row label={`Coupon ${cart.couponCode ?? ''}`} value={money.format(-totals.couponAmount)} testId="total-coupon" accent />
+            )}
             <div className="flex items-baseline justify-between border-t border-sand-200 pt-3 text-base font-bold">
               <dt>Total</dt>
               <dd data-testid="total-total">{money.format(totals.total)}</dd>
@@ -238,7 +250,13 @@ function CartLineRow({ line, quoted, money }: { line: TCartLine; quoted: TQuoteL
   const label = quoted?.sku?.label || line.sku.label;
   return (
     <li className="flex gap-4 p-4 md:p-5" data-testid="cart-line" data-sku={line.sku.code}>
-      <img src={line.product.image ?? '/favicon.svg'} alt="" width={96} height={96} className="h-20 w-20 shrink-0 rounded-md bg-sand-100 object-cover md:h-24 md:w-24" />
+      <img
+        src={line.product.image ?? '/favicon.svg'}
+        alt=""
+        width={96}
+        height={96}
+        className="h-20 w-20 shrink-0 rounded-md bg-sand-100 object-cover md:h-24 md:w-24"
+      />
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
           <div className="min-w-0">
@@ -299,7 +317,13 @@ function QuantityStepper({ line }: { line: TCartLine }) {
   const step = 'inline-flex h-10 w-10 items-center justify-center text-ink hover:bg-sand-100 disabled:cursor-not-allowed disabled:opacity-40';
   return (
     <div className="inline-flex items-center rounded-lg border border-sand-300">
-      <button type="button" className={`${step} rounded-l-lg`} onClick={() => cartActions.decrease(code)} disabled={line.quantity <= 1} aria-label={`Decrease quantity of ${line.product.title}`}>
+      <button
+        type="button"
+        className={`${step} rounded-l-lg`}
+        onClick={() => cartActions.decrease(code)}
+        disabled={line.quantity <= 1}
+        aria-label={`Decrease quantity of ${line.product.title}`}
+      >
         <MinusIcon />
       </button>
       <label htmlFor={inputId} className="sr-only">
@@ -370,7 +394,12 @@ function CouponForm({ cartCode, quote, lines, money }: { cartCode: string | null
 
   if (cartCode) {
     const c = quote?.coupon;
-    const refused = c && !c.applied ? (c.reason === 'below_minimum' && c.minimumOrder != null ? COUPON_MESSAGES.below_minimum(money.format(c.minimumOrder)) : c.message) : null;
+    const refused =
+      c && !c.applied
+        ? c.reason === 'below_minimum' && c.minimumOrder != null
+          ? COUPON_MESSAGES.below_minimum(money.format(c.minimumOrder))
+          : c.message
+        : null;
     return (
       <div className="mt-5 rounded-lg border border-sand-200 bg-sand-50 p-3" data-testid="coupon-applied">
         <div className="flex items-center justify-between gap-2">
@@ -381,7 +410,12 @@ function CouponForm({ cartCode, quote, lines, money }: { cartCode: string | null
               {c?.applied && <> · saves {money.format(c.amount)}</>}
             </span>
           </p>
-          <button type="button" className="rounded-md px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-sand-100" onClick={() => cartActions.removeCoupon()} aria-label={`Remove coupon ${cartCode}`}>
+          <button
+            type="button"
+            className="rounded-md px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-sand-100"
+            onClick={() => cartActions.removeCoupon()}
+            aria-label={`Remove coupon ${cartCode}`}
+          >
             Remove
           </button>
         </div>

@@ -94,12 +94,13 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const attempt = useRef<{ key: string; body: string } | null>(null);
 
   // Saved addresses arrive when the shopper signs in on this page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when a saved address arrives (sign-in on this page); the shopper's own choice is not overridden.
   useEffect(() => {
     if (defaultAddress && addressChoice === 'new' && !address.fullName) setAddressChoice(defaultAddress.id);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [defaultAddress?.id]);
 
   const key = JSON.stringify([cart.lines.map((l) => [l.sku.code, l.quantity]), cart.couponCode]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for what the quote depends on (skus, quantities, coupon).
   useEffect(() => {
     if (!ready || cart.lines.length === 0) return;
     const controller = new AbortController();
@@ -112,7 +113,6 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
       if (res.ok) setQuote({ key, data: res.data });
     });
     return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, ready]);
 
   if (!ready) {
@@ -236,7 +236,8 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
     setAlert(err?.message ?? 'Something went wrong on our side. Please try again in a moment.');
   }
 
-  const submitLabel = total === null ? 'Place order' : payment === 'card' ? `Pay ${money.formatBdt(total)}` : payment === 'later' ? 'Book now, pay later' : 'Place order';
+  const submitLabel =
+    total === null ? 'Place order' : payment === 'card' ? `Pay ${money.formatBdt(total)}` : payment === 'later' ? 'Book now, pay later' : 'Place order';
 
   return (
     <Shell>
@@ -253,15 +254,45 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
               <>
                 <p className="mb-4 text-sm text-ink-muted">
                   Checking out as a guest.{' '}
-                  <button type="button" className="font-semibold text-brand-700 underline" onClick={() => session.openAuth('sign-in', () => revalidator.revalidate())}>
+                  <button
+                    type="button"
+                    className="font-semibold text-brand-700 underline"
+                    onClick={() => session.openAuth('sign-in', () => revalidator.revalidate())}
+                  >
                     Sign in
                   </button>{' '}
                   to use your saved addresses and see the order in your account.
                 </p>
                 <div className="grid gap-4 md:grid-cols-2">
-                  <TextField className="md:col-span-2" label="Full name" name="contact.name" autoComplete="name" value={contact.name} onChange={(e) => setContact({ ...contact, name: e.target.value })} error={errors['contact.name']} />
-                  <TextField label="Mobile number" name="contact.mobile" type="tel" inputMode="tel" autoComplete="tel" placeholder="01XXXXXXXXX" value={contact.mobile} onChange={(e) => setContact({ ...contact, mobile: e.target.value })} error={errors['contact.mobile']} />
-                  <TextField label="Email" name="contact.email" type="email" autoComplete="email" value={contact.email} onChange={(e) => setContact({ ...contact, email: e.target.value })} error={errors['contact.email']} />
+                  <TextField
+                    className="md:col-span-2"
+                    label="Full name"
+                    name="contact.name"
+                    autoComplete="name"
+                    value={contact.name}
+                    onChange={(e) => setContact({ ...contact, name: e.target.value })}
+                    error={errors['contact.name']}
+                  />
+                  <TextField
+                    label="Mobile number"
+                    name="contact.mobile"
+                    type="tel"
+                    inputMode="tel"
+                    autoComplete="tel"
+                    placeholder="01XXXXXXXXX"
+                    value={contact.mobile}
+                    onChange={(e) => setContact({ ...contact, mobile: e.target.value })}
+                    error={errors['contact.mobile']}
+                  />
+                  <TextField
+                    label="Email"
+                    name="contact.email"
+                    type="email"
+                    autoComplete="email"
+                    value={contact.email}
+                    onChange={(e) => setContact({ ...contact, email: e.target.value })}
+                    error={errors['contact.email']}
+                  />
                 </div>
               </>
             )}
@@ -288,7 +319,14 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
                     <legend className="mb-2 text-sm font-semibold">Deliver to</legend>
                     <div className="grid gap-3 sm:grid-cols-2">
                       {addresses.map((a) => (
-                        <Choice key={a.id} name="addressId" value={String(a.id)} checked={addressChoice === a.id} onChange={() => setAddressChoice(a.id)} title={a.label || a.fullName}>
+                        <Choice
+                          key={a.id}
+                          name="addressId"
+                          value={String(a.id)}
+                          checked={addressChoice === a.id}
+                          onChange={() => setAddressChoice(a.id)}
+                          title={a.label || a.fullName}
+                        >
                           {a.fullName}, {a.addressLine}, {a.area}, {a.district} · {displayMobile(a.phone)}
                         </Choice>
                       ))}
@@ -302,7 +340,13 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
               </div>
             ) : (
               <div className="mt-5 max-w-md">
-                <SelectField label="Showroom" name="pickupBranchId" value={pickup === '' ? '' : String(pickup)} onChange={(e) => setPickup(e.target.value ? Number(e.target.value) : '')} error={errors.pickupBranchId}>
+                <SelectField
+                  label="Showroom"
+                  name="pickupBranchId"
+                  value={pickup === '' ? '' : String(pickup)}
+                  onChange={(e) => setPickup(e.target.value ? Number(e.target.value) : '')}
+                  error={errors.pickupBranchId}
+                >
                   <option value="">Choose a showroom</option>
                   {showrooms.map((b) => (
                     <option key={b.id} value={b.id}>
@@ -310,10 +354,22 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
                     </option>
                   ))}
                 </SelectField>
-                {pickup !== '' && <p className="mt-2 text-sm text-ink-muted">{showrooms.find((b) => b.id === pickup)?.address} · {showrooms.find((b) => b.id === pickup)?.hours}</p>}
+                {pickup !== '' && (
+                  <p className="mt-2 text-sm text-ink-muted">
+                    {showrooms.find((b) => b.id === pickup)?.address} · {showrooms.find((b) => b.id === pickup)?.hours}
+                  </p>
+                )}
               </div>
             )}
-            <TextField className="mt-5" label="Note for our team (optional)" name="note" maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} placeholder="Floor, lift, best time to call…" />
+            <TextField
+              className="mt-5"
+              label="Note for our team (optional)"
+              name="note"
+              maxLength={500}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              placeholder="Floor, lift, best time to call…"
+            />
           </Section>
 
           <Section title="3. Payment">
@@ -330,7 +386,11 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
           </Section>
         </div>
 
-        <aside aria-labelledby="checkout-summary" className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] lg:sticky lg:top-24" aria-busy={!fresh}>
+        <aside
+          aria-labelledby="checkout-summary"
+          className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] lg:sticky lg:top-24"
+          aria-busy={!fresh}
+        >
           <h2 id="checkout-summary" className="text-lg font-semibold">
             Your order
           </h2>
@@ -339,7 +399,13 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             <p role="alert" className="mb-3 flex gap-2 text-sm font-medium text-danger-600">
               <AlertIcon className="mt-0.5 shrink-0" width={16} height={16} />
               <span>
-                {problems.map((p) => `${p.product?.title ?? p.skuCode}: ${p.status === 'unavailable' ? 'no longer sold' : p.status === 'out_of_stock' ? 'out of stock' : `only ${p.availableQuantity} left`}`).join('; ')}.{' '}
+                {problems
+                  .map(
+                    (p) =>
+                      `${p.product?.title ?? p.skuCode}: ${p.status === 'unavailable' ? 'no longer sold' : p.status === 'out_of_stock' ? 'out of stock' : `only ${p.availableQuantity} left`}`,
+                  )
+                  .join('; ')}
+                .{' '}
                 <Link to="/cart" className="underline">
                   Change your cart
                 </Link>
@@ -357,7 +423,14 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
           {fresh ? (
             <OrderTotals
               money={money}
-              totals={{ subTotal: fresh.totals.subTotal, discount: fresh.totals.discount, couponCode: cart.couponCode, couponAmount: fresh.totals.couponAmount, deliveryFee: fee, total: total! }}
+              totals={{
+                subTotal: fresh.totals.subTotal,
+                discount: fresh.totals.discount,
+                couponCode: cart.couponCode,
+                couponAmount: fresh.totals.couponAmount,
+                deliveryFee: fee,
+                total: total!,
+              }}
               totalLabel="Total to pay"
               chargedLabel={payment === 'card' ? 'You will be charged' : payment === 'later' ? 'Amount due when you pay' : 'To pay on delivery'}
             />
@@ -366,7 +439,14 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
               {quoteFailed ? 'We could not price your cart just now. The server prices it again when you place the order.' : 'Pricing your cart…'}
             </p>
           )}
-          <Button type="submit" size="lg" className="mt-5 w-full" disabled={busy || problems.length > 0 || !!couponRefused} aria-busy={busy} data-testid="place-order">
+          <Button
+            type="submit"
+            size="lg"
+            className="mt-5 w-full"
+            disabled={busy || problems.length > 0 || !!couponRefused}
+            aria-busy={busy}
+            data-testid="place-order"
+          >
             {busy ? 'Placing your order…' : submitLabel}
           </Button>
           <p className="mt-3 text-xs text-ink-muted">
@@ -405,7 +485,21 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** A radio button drawn as a card; the whole card is its label. */
-function Choice({ name, value, checked, onChange, title, children }: { name: string; value: string; checked: boolean; onChange(): void; title: string; children: ReactNode }) {
+function Choice({
+  name,
+  value,
+  checked,
+  onChange,
+  title,
+  children,
+}: {
+  name: string;
+  value: string;
+  checked: boolean;
+  onChange(): void;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <label
       className={`flex cursor-pointer gap-3 rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600 ${checked ? 'border-brand-700 bg-brand-50' : 'border-sand-300 bg-paper hover:bg-sand-50'}`}
@@ -423,8 +517,25 @@ function AddressFields({ value, onChange, errors }: { value: TAddressFields; onC
   const set = (k: keyof TAddressFields, v: string) => onChange({ ...value, [k]: v });
   return (
     <div className="grid gap-4 md:grid-cols-2" data-testid="checkout-address">
-      <TextField label="Receiver’s name" name="address.fullName" autoComplete="shipping name" value={value.fullName} onChange={(e) => set('fullName', e.target.value)} error={errors['address.fullName']} />
-      <TextField label="Phone" name="address.phone" type="tel" inputMode="tel" autoComplete="shipping tel" placeholder="01XXXXXXXXX" value={value.phone} onChange={(e) => set('phone', e.target.value)} error={errors['address.phone']} />
+      <TextField
+        label="Receiver’s name"
+        name="address.fullName"
+        autoComplete="shipping name"
+        value={value.fullName}
+        onChange={(e) => set('fullName', e.target.value)}
+        error={errors['address.fullName']}
+      />
+      <TextField
+        label="Phone"
+        name="address.phone"
+        type="tel"
+        inputMode="tel"
+        autoComplete="shipping tel"
+        placeholder="01XXXXXXXXX"
+        value={value.phone}
+        onChange={(e) => set('phone', e.target.value)}
+        error={errors['address.phone']}
+      />
       <SelectField
         label="Division"
         name="address.division"
@@ -439,7 +550,14 @@ function AddressFields({ value, onChange, errors }: { value: TAddressFields; onC
           </option>
         ))}
       </SelectField>
-      <SelectField label="District" name="address.district" value={value.district} onChange={(e) => set('district', e.target.value)} error={errors['address.district']} disabled={!value.division}>
+      <SelectField
+        label="District"
+        name="address.district"
+        value={value.district}
+        onChange={(e) => set('district', e.target.value)}
+        error={errors['address.district']}
+        disabled={!value.division}
+      >
         <option value="">{value.division ? 'Choose a district' : 'Choose a division first'}</option>
         {districtsOf(value.division).map((d) => (
           <option key={d} value={d}>
@@ -447,8 +565,23 @@ function AddressFields({ value, onChange, errors }: { value: TAddressFields; onC
           </option>
         ))}
       </SelectField>
-      <TextField label="Area" name="address.area" autoComplete="shipping address-level3" placeholder="Thana, upazila or area, such as Gulshan 2" value={value.area} onChange={(e) => set('area', e.target.value)} error={errors['address.area']} />
-      <TextField label="House, road and landmark" name="address.addressLine" autoComplete="shipping street-address" value={value.addressLine} onChange={(e) => set('addressLine', e.target.value)} error={errors['address.addressLine']} />
+      <TextField
+        label="Area"
+        name="address.area"
+        autoComplete="shipping address-level3"
+        placeholder="Thana, upazila or area, such as Gulshan 2"
+        value={value.area}
+        onChange={(e) => set('area', e.target.value)}
+        error={errors['address.area']}
+      />
+      <TextField
+        label="House, road and landmark"
+        name="address.addressLine"
+        autoComplete="shipping street-address"
+        value={value.addressLine}
+        onChange={(e) => set('addressLine', e.target.value)}
+        error={errors['address.addressLine']}
+      />
     </div>
   );
 }

@@ -11,7 +11,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const slug = new URL(request.url).pathname.replace(/^\/|\/$/g, '');
   const page = await apiJson<TPage<ContentItem>>(context, '/api/cms/articles/search', {
     method: 'POST',
-    body: { page: 1, size: 1, textParams: [{ field: 'type', value: 'page', matchType: 'EXACT' }, { field: 'slug', value: slug, matchType: 'EXACT' }] },
+    body: {
+      page: 1,
+      size: 1,
+      textParams: [
+        { field: 'type', value: 'page', matchType: 'EXACT' },
+        { field: 'slug', value: slug, matchType: 'EXACT' },
+      ],
+    },
   });
   const item = page.list[0];
   if (!item) throw data({ message: `Page not found: /${slug}` }, { status: 404 });

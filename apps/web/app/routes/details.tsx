@@ -65,11 +65,33 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     apiJson<TVariantImages>(context, `/api/items/cms/variants/images?itemId=${id}`),
     stockPages(),
     list(apiJson<{ list: TBranch[] }>(context, '/api/branches')),
-    list(apiJson<TPage<TProductCard>>(context, '/api/items/linked/search', { method: 'POST', body: { page: 1, size: 8, textParams: [{ field: 'itemId', value: id }] } })),
-    list(apiJson<TPage<TAttachment>>(context, '/api/items/attachments/search', { method: 'POST', body: { page: 1, size: 10, textParams: [{ field: 'itemId', value: id }] } })),
+    list(
+      apiJson<TPage<TProductCard>>(context, '/api/items/linked/search', {
+        method: 'POST',
+        body: { page: 1, size: 8, textParams: [{ field: 'itemId', value: id }] },
+      }),
+    ),
+    list(
+      apiJson<TPage<TAttachment>>(context, '/api/items/attachments/search', {
+        method: 'POST',
+        body: { page: 1, size: 10, textParams: [{ field: 'itemId', value: id }] },
+      }),
+    ),
     list(apiJson<{ list: TCmsItem[] }>(context, '/api/cms/attrs/text')),
   ]);
-  return { item, content, bullets, articles, variants, stock, branches, related, attachments, helpTexts, canonical: `${context.publicUrl}${productPath(item.slug)}` };
+  return {
+    item,
+    content,
+    bullets,
+    articles,
+    variants,
+    stock,
+    branches,
+    related,
+    attachments,
+    helpTexts,
+    canonical: `${context.publicUrl}${productPath(item.slug)}`,
+  };
 }
 
 /** Choosing another sku changes only ?sku=: nothing to load again. */
@@ -88,7 +110,8 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
 function initialSku(item: TProductDetails, code: string | null) {
   const byCode = code ? item.skus.find((s) => s.code === code) : undefined;
   if (byCode) return byCode;
-  const price = (s: TProductDetails['skus'][number]) => (s.discountedSalesPrice != null && s.discountedSalesPrice < s.salesPrice ? s.discountedSalesPrice : s.salesPrice);
+  const price = (s: TProductDetails['skus'][number]) =>
+    s.discountedSalesPrice != null && s.discountedSalesPrice < s.salesPrice ? s.discountedSalesPrice : s.salesPrice;
   return item.skus.reduce((best, s) => (price(s) < price(best) ? s : best), item.skus[0]);
 }
 
@@ -222,10 +245,10 @@ export default function Details({ loaderData }: Route.ComponentProps) {
             <div className="mt-4 flex items-center gap-3">
               <div className="flex-1 sm:flex-none">
                 <AddToCartButton
-                product={{ id: item.id, title: item.title, slug: item.slug, image: images[0]?.url ?? item.image, categoryIds: item.categoryIds }}
-                sku={{ code: sku.code, salesPrice: sku.salesPrice, discountedSalesPrice: sku.discountedSalesPrice, label }}
-                sourceType={item.kind === 'bundle' ? 'bundle' : undefined}
-                disabled={!inStock}
+                  product={{ id: item.id, title: item.title, slug: item.slug, image: images[0]?.url ?? item.image, categoryIds: item.categoryIds }}
+                  sku={{ code: sku.code, salesPrice: sku.salesPrice, discountedSalesPrice: sku.discountedSalesPrice, label }}
+                  sourceType={item.kind === 'bundle' ? 'bundle' : undefined}
+                  disabled={!inStock}
                   variant="full"
                 />
               </div>
@@ -277,7 +300,9 @@ export default function Details({ loaderData }: Route.ComponentProps) {
               <ul className="mt-3 divide-y divide-sand-200 rounded-[var(--radius-card)] border border-sand-200 bg-paper" data-testid="bundle-parts">
                 {item.skuDetails.map((p) => (
                   <li key={p.skuCode} className="flex items-center gap-4 p-3">
-                    {p.product.image && <img src={p.product.image} alt="" width={96} height={72} loading="lazy" className="h-[72px] w-24 rounded object-cover" />}
+                    {p.product.image && (
+                      <img src={p.product.image} alt="" width={96} height={72} loading="lazy" className="h-[72px] w-24 rounded object-cover" />
+                    )}
                     <div className="flex-1">
                       <Link to={productPath(p.product.slug)} className="font-medium hover:text-brand-700 hover:underline">
                         {p.product.title}

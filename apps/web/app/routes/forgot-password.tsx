@@ -57,7 +57,16 @@ export default function ForgotPasswordPage() {
     <AuthPage title="Forgot your password?" intro="Give the email of your account and we will send you a link to choose a new password.">
       <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Forgot password">
         <FormAlert>{alert}</FormAlert>
-        <TextField label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} autoFocus />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+          autoFocus
+        />
         <Button type="submit" size="lg" disabled={busy} aria-busy={busy}>
           {busy ? 'Sending…' : 'Send reset link'}
         </Button>
@@ -66,7 +75,10 @@ export default function ForgotPasswordPage() {
           <button type="button" className="font-semibold text-brand-700 underline-offset-2 hover:underline" onClick={() => session.openAuth('sign-in')}>
             Sign In
           </button>{' '}
-          or <Link to="/" className="font-semibold text-brand-700 underline-offset-2 hover:underline">go shopping</Link>
+          or{' '}
+          <Link to="/" className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+            go shopping
+          </Link>
         </p>
       </form>
     </AuthPage>

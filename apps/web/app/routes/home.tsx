@@ -103,7 +103,16 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {categories.map((c) => (
               <li key={c.id}>
                 <Link to={categoryPath(c)} className="group block overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]">
-                  {c.img && <img src={c.img} alt="" width={800} height={600} loading="lazy" className="aspect-[4/3] w-full bg-sand-100 object-cover transition-transform group-hover:scale-[1.03]" />}
+                  {c.img && (
+                    <img
+                      src={c.img}
+                      alt=""
+                      width={800}
+                      height={600}
+                      loading="lazy"
+                      className="aspect-[4/3] w-full bg-sand-100 object-cover transition-transform group-hover:scale-[1.03]"
+                    />
+                  )}
                   <span className="block px-3 py-2.5 font-semibold group-hover:text-brand-700">{c.name}</span>
                 </Link>
               </li>

@@ -20,7 +20,12 @@ import type { Route } from './+types/orders';
 // cancel (bookings and unpaid orders) and payment proof upload. A guest sees the orders
 // placed from this browser (decision 0018).
 
-const search = (kind: 'order' | 'booking') => ({ page: 1, size: 50, textParams: [{ field: 'kind', value: kind, matchType: 'EXACT' }], sortParams: [{ field: 'createdAt', type: 'DESC' }] });
+const search = (kind: 'order' | 'booking') => ({
+  page: 1,
+  size: 50,
+  textParams: [{ field: 'kind', value: kind, matchType: 'EXACT' }],
+  sortParams: [{ field: 'createdAt', type: 'DESC' }],
+});
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -115,7 +120,12 @@ function SaleList({ sales, empty }: { sales: TSale[]; empty: string }) {
   return (
     <ul className="space-y-4" data-testid="sale-list">
       {sales.map((s) => (
-        <li key={s.id} className="rounded-[var(--radius-card)] bg-paper p-4 shadow-[var(--shadow-card)] md:p-5" data-testid="sale-card" data-invoice={s.invoiceId}>
+        <li
+          key={s.id}
+          className="rounded-[var(--radius-card)] bg-paper p-4 shadow-[var(--shadow-card)] md:p-5"
+          data-testid="sale-card"
+          data-invoice={s.invoiceId}
+        >
           <div className="flex flex-wrap items-start justify-between gap-3">
             <div>
               <Link to={`/orders?invoiceId=${encodeURIComponent(s.invoiceId)}`} className="text-lg font-semibold text-brand-700 hover:underline">
@@ -233,7 +243,8 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
           {sale.kind === 'booking' && (
             <Card title="Payment proof" className="order-4">
               <p className="text-sm text-ink-muted">
-                Pay {money.formatBdt(sale.total)} at any showroom or by bank transfer quoting <strong>{sale.invoiceId}</strong>, then upload the deposit slip here. We confirm the booking once we have checked it.
+                Pay {money.formatBdt(sale.total)} at any showroom or by bank transfer quoting <strong>{sale.invoiceId}</strong>, then upload the deposit slip
+                here. We confirm the booking once we have checked it.
               </p>
               {sale.attachments && sale.attachments.length > 0 && (
                 <ul className="mt-3 space-y-1 text-sm" data-testid="attachments">
@@ -277,9 +288,10 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
         <div className="contents lg:block lg:space-y-6">
           <Card title="Invoice" className="order-2">
             <SaleTotals sale={sale} money={money} />
-            {sale.payments && sale.payments.some((p) => p.status === 'valid' || p.status === 'review') && (
+            {sale.payments?.some((p) => p.status === 'valid' || p.status === 'review') && (
               <p className="mt-3 text-sm text-ink-muted">
-                Paid {sale.paidAt ? formatDate(sale.paidAt) : ''} by {sale.payments.find((p) => p.status === 'valid' || p.status === 'review')?.cardType ?? 'card'}.
+                Paid {sale.paidAt ? formatDate(sale.paidAt) : ''} by{' '}
+                {sale.payments.find((p) => p.status === 'valid' || p.status === 'review')?.cardType ?? 'card'}.
               </p>
             )}
           </Card>

@@ -36,7 +36,12 @@ async function loadAvailability(context: Route.LoaderArgs['context'], sku: strin
     if (res.ok) {
       const p = (await res.json()) as TProductDetails;
       const s = p.skus.find((x) => x.code === sku);
-      product = { id: p.id, title: p.title, slug: p.slug, variant: s ? s.attributeValues.map((a) => `${a.optionDisplayLabel}: ${a.displayLabel}`).join(', ') : '' };
+      product = {
+        id: p.id,
+        title: p.title,
+        slug: p.slug,
+        variant: s ? s.attributeValues.map((a) => `${a.optionDisplayLabel}: ${a.displayLabel}`).join(', ') : '',
+      };
     }
   }
   return { sku, product, byBranch };
@@ -87,7 +92,11 @@ export default function Outlets({ loaderData }: Route.ComponentProps) {
       )}
 
       {availability && (
-        <section aria-labelledby="availability-heading" className="mt-6 rounded-[var(--radius-card)] border border-brand-100 bg-brand-50 p-5" data-testid="availability">
+        <section
+          aria-labelledby="availability-heading"
+          className="mt-6 rounded-[var(--radius-card)] border border-brand-100 bg-brand-50 p-5"
+          data-testid="availability"
+        >
           <h2 id="availability-heading" className="text-lg font-semibold">
             Where to see {availability.product ? availability.product.title : availability.sku}
           </h2>
@@ -100,9 +109,7 @@ export default function Outlets({ loaderData }: Route.ComponentProps) {
               In stock at {stocked.length === 1 ? 'one showroom' : `${stocked.length} showrooms`}: {stocked.map((b) => b.name).join(', ')}.
             </p>
           ) : (
-            <p className="mt-3">
-              No showroom has this in stock right now. Call us and we will tell you when it arrives, or order it online for delivery.
-            </p>
+            <p className="mt-3">No showroom has this in stock right now. Call us and we will tell you when it arrives, or order it online for delivery.</p>
           )}
         </section>
       )}

@@ -37,7 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function meta({ data, matches }: Route.MetaArgs) {
   const settings = (matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {};
-  const title = { success: 'Thank you for your order', failed: 'Payment failed', cancel: 'Payment cancelled', later: 'Your booking is confirmed' }[data?.outcome ?? 'success'];
+  const title = { success: 'Thank you for your order', failed: 'Payment failed', cancel: 'Payment cancelled', later: 'Your booking is confirmed' }[
+    data?.outcome ?? 'success'
+  ];
   return [{ title: `${title} — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
 }
 
@@ -60,15 +62,26 @@ function headline(outcome: TPaymentOutcome, sale: TSale | null, reason: string |
     };
   }
   if (outcome === 'cancel') {
-    return { tone: 'bad', title: 'You cancelled the payment', text: 'Nothing was charged. Your order is saved: you can pay for it now or later from your orders.' };
+    return {
+      tone: 'bad',
+      title: 'You cancelled the payment',
+      text: 'Nothing was charged. Your order is saved: you can pay for it now or later from your orders.',
+    };
   }
-  if (sale?.paymentMethod === 'cod') return { tone: 'good', title: 'Thank you for your order', text: 'We will call you to arrange delivery. You pay in cash when your furniture arrives.' };
-  if (sale?.paymentStatus === 'paid' && sale.status === 'confirmed') return { tone: 'good', title: 'Thank you, your payment was received', text: 'Your order is confirmed. We will call you to arrange delivery.' };
-  if (sale?.status === 'on_hold') return { tone: 'wait', title: 'Payment received, under review', text: 'We are checking your payment and will call you before the order goes out.' };
+  if (sale?.paymentMethod === 'cod')
+    return { tone: 'good', title: 'Thank you for your order', text: 'We will call you to arrange delivery. You pay in cash when your furniture arrives.' };
+  if (sale?.paymentStatus === 'paid' && sale.status === 'confirmed')
+    return { tone: 'good', title: 'Thank you, your payment was received', text: 'Your order is confirmed. We will call you to arrange delivery.' };
+  if (sale?.status === 'on_hold')
+    return { tone: 'wait', title: 'Payment received, under review', text: 'We are checking your payment and will call you before the order goes out.' };
   if (sale && (sale.status === 'payment_failed' || sale.status === 'payment_cancelled' || sale.status === 'payment_expired')) {
     return { tone: 'bad', title: 'This order is not paid', text: 'The payment was not completed. You can try it again.' };
   }
-  return { tone: 'wait', title: 'We are waiting for the payment provider', text: 'Your payment is being confirmed. This usually takes a few seconds; we will email you as soon as it is.' };
+  return {
+    tone: 'wait',
+    title: 'We are waiting for the payment provider',
+    text: 'Your payment is being confirmed. This usually takes a few seconds; we will email you as soon as it is.',
+  };
 }
 
 export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
@@ -80,7 +93,9 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="container-page max-w-4xl py-8 md:py-12" data-testid={`outcome-${outcome}`}>
-      <header className={`flex gap-4 rounded-[var(--radius-card)] p-5 md:p-6 ${h.tone === 'good' ? 'bg-brand-50' : h.tone === 'bad' ? 'bg-red-50' : 'bg-amber-50'}`}>
+      <header
+        className={`flex gap-4 rounded-[var(--radius-card)] p-5 md:p-6 ${h.tone === 'good' ? 'bg-brand-50' : h.tone === 'bad' ? 'bg-red-50' : 'bg-amber-50'}`}
+      >
         <span
           className={`inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full ${h.tone === 'good' ? 'bg-brand-700 text-white' : h.tone === 'bad' ? 'bg-danger-600 text-white' : 'bg-amber-600 text-white'}`}
           aria-hidden="true"
@@ -137,7 +152,10 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
         <p className="mt-8 text-ink-muted">
           {invoiceId ? (
             <>
-              We cannot show order {invoiceId} on this device. Sign in, or open the link in your confirmation email. <Link to="/orders" className="font-semibold text-brand-700 underline">Your orders</Link>
+              We cannot show order {invoiceId} on this device. Sign in, or open the link in your confirmation email.{' '}
+              <Link to="/orders" className="font-semibold text-brand-700 underline">
+                Your orders
+              </Link>
             </>
           ) : (
             'No order was given.'

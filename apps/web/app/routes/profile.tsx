@@ -39,7 +39,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Only the open tab's data: the others load when they are opened.
   const [addresses, wishlist] = await Promise.all([
     tab === 'addresses' ? context.api('/api/addresses/search', { method: 'POST', body: { page: 1, size: 20 } }).then((r) => json<TPage<TAddress>>(r)) : null,
-    tab === 'wishlist' ? context.api('/api/wishlists/items/search', { method: 'POST', body: { ...WISHLIST_SEARCH, page } }).then((r) => json<TPage<TWishlistItem>>(r)) : null,
+    tab === 'wishlist'
+      ? context.api('/api/wishlists/items/search', { method: 'POST', body: { ...WISHLIST_SEARCH, page } }).then((r) => json<TPage<TWishlistItem>>(r))
+      : null,
   ]);
   return { tab, page, customer, addresses, wishlist };
 }

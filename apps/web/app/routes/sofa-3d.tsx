@@ -33,10 +33,7 @@ const START_ORBIT = '-30deg 75deg auto';
 
 export function meta({ matches }: Route.MetaArgs) {
   const brand = brandName((matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {});
-  return [
-    { title: `Sofa in 3D — ${brand}` },
-    { name: 'description', content: 'Turn, zoom and place our three-seater sofa in your room before you buy.' },
-  ];
+  return [{ title: `Sofa in 3D — ${brand}` }, { name: 'description', content: 'Turn, zoom and place our three-seater sofa in your room before you buy.' }];
 }
 
 /**

@@ -9,7 +9,11 @@ import type { Dialect } from '../database.ts';
  * Callers lock rows in one global order (by key) so that two transactions never wait on
  * each other in a cycle.
  */
-export function forUpdate<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, dialect: Dialect, of?: (TB & string)[]): SelectQueryBuilder<DB, TB, O> {
+export function forUpdate<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  dialect: Dialect,
+  of?: (TB & string)[],
+): SelectQueryBuilder<DB, TB, O> {
   if (dialect !== 'postgres') return query;
   // FOR UPDATE OF t: lock only the rows of t, not those of tables joined for reading.
   return of?.length ? query.forUpdate(of as never) : query.forUpdate();

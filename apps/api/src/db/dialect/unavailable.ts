@@ -14,5 +14,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED') return true;
   const message = typeof e?.message === 'string' ? e.message : '';
   // node-postgres says these in words, without a code.
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i.test(message);
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i.test(
+    message,
+  );
 }

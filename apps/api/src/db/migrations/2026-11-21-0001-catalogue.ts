@@ -152,7 +152,21 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['kvps', 'cms_content', 'currencies', 'stocks', 'branches', 'bundle_items', 'sku_attribute_values', 'attributes', 'skus', 'product_categories', 'product_images', 'products', 'categories']) {
+  for (const t of [
+    'kvps',
+    'cms_content',
+    'currencies',
+    'stocks',
+    'branches',
+    'bundle_items',
+    'sku_attribute_values',
+    'attributes',
+    'skus',
+    'product_categories',
+    'product_images',
+    'products',
+    'categories',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
-// Frozen in time: imports nothing from the app. Customer accounts (issue #5): customers,
+// Frozen in time: imports nothing from the app. Customer accounts: customers,
 // their sessions and password-reset tokens, delivery addresses, the wishlist, and the
 // counters behind rate limits (kept in the database so that a limit holds across a
 // restart and across several server processes on one PostgreSQL database).

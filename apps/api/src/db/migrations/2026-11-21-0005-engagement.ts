@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
 
 // Frozen in time: imports nothing from the app. Newsletter subscriptions and contact
-// messages (issue #7).
+// messages.
 
 export async function up(db: Kysely<any>): Promise<void> {
   const isPg = db.getExecutor().adapter instanceof PostgresAdapter;

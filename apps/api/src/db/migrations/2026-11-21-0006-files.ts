@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
 
-// Uploaded files (issue #8): the stored files, unfinished multipart uploads with the parts
+// Uploaded files: the stored files, unfinished multipart uploads with the parts
 // received so far, and URL import tasks. Kept in the database (not in process memory) so
 // that several server processes on one PostgreSQL database can each take a part, a status
 // poll or a completion.

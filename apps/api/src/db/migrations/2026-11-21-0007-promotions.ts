@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
-// Global discounts, coupons and coupon usage (issue #4). Frozen in time: imports nothing
+// Global discounts, coupons and coupon usage. Frozen in time: imports nothing
 // from the app.
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
-// Orders, bookings, their payments and the stock they hold (issue #6). Frozen in time:
+// Orders, bookings, their payments and the stock they hold. Frozen in time:
 // this file imports nothing from the app.
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -17,7 +17,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Bookings already open keep their stock for the default hold from now on, not from
   // when they were placed: nobody's booking ends the moment this ships.
   const until = new Date(Date.now() + 48 * 3_600_000).toISOString();
-  await db.updateTable('sales').set({ hold_until: until }).where('kind', '=', 'booking').where('status', '=', 'booked').where('payment_status', '=', 'unpaid').execute();
+  await db
+    .updateTable('sales')
+    .set({ hold_until: until })
+    .where('kind', '=', 'booking')
+    .where('status', '=', 'booked')
+    .where('payment_status', '=', 'unpaid')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

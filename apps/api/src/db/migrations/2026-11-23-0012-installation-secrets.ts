@@ -28,7 +28,13 @@ function asciiEmailKey(key: string): string {
 async function rekey(db: Kysely<any>, table: 'customers' | 'email_subscriptions'): Promise<void> {
   let after = 0;
   for (;;) {
-    const rows: { id: number; email_key: string }[] = await db.selectFrom(table).select(['id', 'email_key']).where('id', '>', after).orderBy('id').limit(1000).execute();
+    const rows: { id: number; email_key: string }[] = await db
+      .selectFrom(table)
+      .select(['id', 'email_key'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(1000)
+      .execute();
     if (!rows.length) return;
     after = rows[rows.length - 1].id;
     for (const row of rows) {

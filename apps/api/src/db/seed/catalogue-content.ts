@@ -1,4 +1,4 @@
-// Content for product pages (issue #3): guides and selling points aimed at categories
+// Content for product pages: guides and selling points aimed at categories
 // (fields.categories holds category slugs; they show on products filed under any of them),
 // and help texts for attributes (type attr-text, slug = the attribute's name).
 

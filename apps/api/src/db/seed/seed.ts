@@ -27,7 +27,10 @@ function rng(seed: number) {
 
 async function insertBatches<T extends keyof Database & string>(db: Kysely<Database>, table: T, rows: any[], batch = 500) {
   for (let i = 0; i < rows.length; i += batch) {
-    await db.insertInto(table).values(rows.slice(i, i + batch)).execute();
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + batch))
+      .execute();
   }
 }
 
@@ -74,27 +77,88 @@ async function seedCategories(db: Kysely<Database>): Promise<Leaf[]> {
 }
 
 async function seedReferenceData(db: Kysely<Database>) {
-  await db.insertInto('attributes').values([
-    { name: 'color', display_label: 'Color', sort_order: 1 },
-    { name: 'size', display_label: 'Size', sort_order: 2 },
-  ]).execute();
-  await db.insertInto('branches').values(BRANCHES.map((b, i) => ({ ...b, sort_order: i }))).execute();
-  await db.insertInto('currencies').values(CURRENCIES.map((c, i) => ({ ...c, image_url: `/media/flags/${c.code}.svg`, sort_order: i }))).execute();
-  await db.insertInto('kvps').values(Object.entries(KVPS).map(([key, value]) => ({ key, value }))).execute();
+  await db
+    .insertInto('attributes')
+    .values([
+      { name: 'color', display_label: 'Color', sort_order: 1 },
+      { name: 'size', display_label: 'Size', sort_order: 2 },
+    ])
+    .execute();
+  await db
+    .insertInto('branches')
+    .values(BRANCHES.map((b, i) => ({ ...b, sort_order: i })))
+    .execute();
+  await db
+    .insertInto('currencies')
+    .values(CURRENCIES.map((c, i) => ({ ...c, image_url: `/media/flags/${c.code}.svg`, sort_order: i })))
+    .execute();
+  await db
+    .insertInto('kvps')
+    .values(Object.entries(KVPS).map(([key, value]) => ({ key, value })))
+    .execute();
 
   const ts = nowIso();
   const content = [
     ...PAGES.map((p, i) => ({ type: 'page', title: p.title, slug: p.slug, body: p.body, fields: '{}', sort_order: i })),
-    { type: 'slider', title: 'The Monsoon Living Collection', slug: 'monsoon-living', body: 'Sofas and armchairs in new weaves, up to 25% off this month.', fields: JSON.stringify({ image: '/media/banner/sofa/5f7a8a.svg?t=Monsoon%20Living', link: '/shop?categoryName=Sofas' }), sort_order: 0 },
-    { type: 'slider', title: 'Sleep Better', slug: 'sleep-better', body: 'Beds and orthopaedic mattresses with free delivery in Dhaka.', fields: JSON.stringify({ image: '/media/banner/bed/6a4c3a.svg?t=Sleep%20Better', link: '/shop?categoryName=Bedroom' }), sort_order: 1 },
-    { type: 'slider', title: 'Work From Home, Properly', slug: 'work-from-home', body: 'Desks and ergonomic chairs that your back will thank you for.', fields: JSON.stringify({ image: '/media/banner/office-chair/3f4a56.svg?t=Work%20From%20Home', link: '/shop?categoryName=Office' }), sort_order: 2 },
-    { type: 'article', title: 'Choosing the right sofa for a Dhaka flat', slug: 'choosing-a-sofa', body: 'Measure the door and the lift before you fall in love with an L-shape. Fabric breathes better in humid months; leatherette is easier to wipe.', fields: '{}', sort_order: 0 },
-    { type: 'article', title: 'Caring for solid teak', slug: 'caring-for-teak', body: 'Dust weekly with a dry cloth, keep it out of direct sun, and oil it twice a year.', fields: '{}', sort_order: 1 },
+    {
+      type: 'slider',
+      title: 'The Monsoon Living Collection',
+      slug: 'monsoon-living',
+      body: 'Sofas and armchairs in new weaves, up to 25% off this month.',
+      fields: JSON.stringify({ image: '/media/banner/sofa/5f7a8a.svg?t=Monsoon%20Living', link: '/shop?categoryName=Sofas' }),
+      sort_order: 0,
+    },
+    {
+      type: 'slider',
+      title: 'Sleep Better',
+      slug: 'sleep-better',
+      body: 'Beds and orthopaedic mattresses with free delivery in Dhaka.',
+      fields: JSON.stringify({ image: '/media/banner/bed/6a4c3a.svg?t=Sleep%20Better', link: '/shop?categoryName=Bedroom' }),
+      sort_order: 1,
+    },
+    {
+      type: 'slider',
+      title: 'Work From Home, Properly',
+      slug: 'work-from-home',
+      body: 'Desks and ergonomic chairs that your back will thank you for.',
+      fields: JSON.stringify({ image: '/media/banner/office-chair/3f4a56.svg?t=Work%20From%20Home', link: '/shop?categoryName=Office' }),
+      sort_order: 2,
+    },
+    {
+      type: 'article',
+      title: 'Choosing the right sofa for a Dhaka flat',
+      slug: 'choosing-a-sofa',
+      body: 'Measure the door and the lift before you fall in love with an L-shape. Fabric breathes better in humid months; leatherette is easier to wipe.',
+      fields: '{}',
+      sort_order: 0,
+    },
+    {
+      type: 'article',
+      title: 'Caring for solid teak',
+      slug: 'caring-for-teak',
+      body: 'Dust weekly with a dry cloth, keep it out of direct sun, and oil it twice a year.',
+      fields: '{}',
+      sort_order: 1,
+    },
     { type: 'bullet', title: 'Free delivery in Dhaka over ৳20,000', slug: 'free-delivery', body: '', fields: '{}', sort_order: 0 },
     { type: 'bullet', title: 'Five-year frame warranty', slug: 'warranty', body: '', fields: '{}', sort_order: 1 },
     { type: 'bullet', title: 'Pay by card, cash on delivery or book and pay later', slug: 'payment-options', body: '', fields: '{}', sort_order: 2 },
-    { type: 'campaign', title: 'Winter Sale', slug: 'winter-sale', body: 'Up to 30% off across the store until the end of December.', fields: JSON.stringify({ image: '/media/banner/sofa/7a2e35.svg?t=Winter%20Sale', hasCampaign: true, link: '/sales' }), sort_order: 0 },
-    { type: 'subscription-offer', title: 'First order 10% off', slug: 'first-order', body: 'Save your first order and get email only offer when you join', fields: JSON.stringify({ image: '/media/demo/armchair/a86b4c.svg', hasCampaign: true }), sort_order: 0 },
+    {
+      type: 'campaign',
+      title: 'Winter Sale',
+      slug: 'winter-sale',
+      body: 'Up to 30% off across the store until the end of December.',
+      fields: JSON.stringify({ image: '/media/banner/sofa/7a2e35.svg?t=Winter%20Sale', hasCampaign: true, link: '/sales' }),
+      sort_order: 0,
+    },
+    {
+      type: 'subscription-offer',
+      title: 'First order 10% off',
+      slug: 'first-order',
+      body: 'Save your first order and get email only offer when you join',
+      fields: JSON.stringify({ image: '/media/demo/armchair/a86b4c.svg', hasCampaign: true }),
+      sort_order: 0,
+    },
     ...CATALOGUE_CONTENT,
   ].map((c) => ({ ...c, created_at: ts, updated_at: ts }));
   await db.insertInto('cms_content').values(content).execute();
@@ -108,8 +172,24 @@ async function seedProducts(db: Kysely<Database>, leaves: Leaf[], count: number,
   const r = rng(seed);
   const branchIds = (await db.selectFrom('branches').select('id').orderBy('id').execute()).map((b) => b.id);
   const attrs = Object.fromEntries((await db.selectFrom('attributes').select(['id', 'name']).execute()).map((a) => [a.name, a.id]));
-  const startId = Number((await db.selectFrom('products').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0) + 1;
-  const startSku = Number((await db.selectFrom('skus').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0) + 1;
+  const startId =
+    Number(
+      (
+        await db
+          .selectFrom('products')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirst()
+      )?.m ?? 0,
+    ) + 1;
+  const startSku =
+    Number(
+      (
+        await db
+          .selectFrom('skus')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirst()
+      )?.m ?? 0,
+    ) + 1;
   const now = Date.now();
   const DAY = 86_400_000;
 
@@ -157,7 +237,7 @@ async function seedProducts(db: Kysely<Database>, leaves: Leaf[], count: number,
       let order = 0;
       for (const [label, hex] of colors) {
         sizes.forEach((size, si) => {
-          const price = (basePrice + si * Math.round(basePrice * 0.18 / 100) * 100) * 100;
+          const price = (basePrice + si * Math.round((basePrice * 0.18) / 100) * 100) * 100;
           const code = `${model}-${label.slice(0, 3).toUpperCase()}${size ? `-${si + 1}` : ''}`;
           skus.push({
             id: skuId,
@@ -224,16 +304,28 @@ async function seedBundles(db: Kysely<Database>, leaves: Leaf[]) {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await db.insertInto('product_categories').values(leaf.ancestors.map((c) => ({ product_id: product.id, category_id: c }))).execute();
-    await db.insertInto('product_images').values({ product_id: product.id, url: `/media/demo/${set.shape}/${set.color}.svg`, alt: set.title, sort_order: 0 }).execute();
+    await db
+      .insertInto('product_categories')
+      .values(leaf.ancestors.map((c) => ({ product_id: product.id, category_id: c })))
+      .execute();
+    await db
+      .insertInto('product_images')
+      .values({ product_id: product.id, url: `/media/demo/${set.shape}/${set.color}.svg`, alt: set.title, sort_order: 0 })
+      .execute();
     const sku = await db
       .insertInto('skus')
       .values({ product_id: product.id, code, sales_price: Math.round((total * 0.9) / 10000) * 10000, discounted_sales_price: null, sort_order: 0 })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await db.insertInto('bundle_items').values(parts.map((p) => ({ bundle_product_id: product.id, sku_id: p.id, quantity: 1 }))).execute();
+    await db
+      .insertInto('bundle_items')
+      .values(parts.map((p) => ({ bundle_product_id: product.id, sku_id: p.id, quantity: 1 })))
+      .execute();
     const branches = await db.selectFrom('branches').select('id').execute();
-    await db.insertInto('stocks').values(branches.map((b, i) => ({ sku_id: sku.id, branch_id: b.id, quantity: i % 2 ? 2 : 0 }))).execute();
+    await db
+      .insertInto('stocks')
+      .values(branches.map((b, i) => ({ sku_id: sku.id, branch_id: b.id, quantity: i % 2 ? 2 : 0 })))
+      .execute();
   }
 }
 

@@ -73,7 +73,7 @@ export function updatePasswordHash(db: Q, id: number, passwordHash: string, now:
     .execute();
 }
 
-/** The newsletter subscription (issue #7's table) of this customer or of their email. */
+/** The newsletter subscription of this customer or of their email. */
 export async function isSubscribed(db: Q, customerId: number, emailKey: string): Promise<boolean> {
   const row = await db
     .selectFrom('email_subscriptions')
@@ -87,10 +87,7 @@ export async function isSubscribed(db: Q, customerId: number, emailKey: string):
 // ---------------------------------------------------------------------------
 // Sessions
 
-export function insertSession(
-  db: Q,
-  s: { customerId: number; tokenHash: string; now: string; expiresAt: string; userAgent: string; ip: string },
-) {
+export function insertSession(db: Q, s: { customerId: number; tokenHash: string; now: string; expiresAt: string; userAgent: string; ip: string }) {
   return db
     .insertInto('customer_sessions')
     .values({

@@ -61,7 +61,11 @@ export function findSameAddress(db: Q, customerId: number, v: AddressValues) {
 }
 
 export async function countAddresses(db: Q, customerId: number): Promise<number> {
-  const r = await db.selectFrom('addresses').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', customerId).executeTakeFirst();
+  const r = await db
+    .selectFrom('addresses')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
   return Number(r?.n ?? 0);
 }
 
@@ -74,7 +78,12 @@ export function insertAddress(db: Q, customerId: number, v: AddressValues, isDef
 }
 
 export async function updateAddress(db: Q, customerId: number, id: number, v: AddressValues, now: string): Promise<boolean> {
-  const r = await db.updateTable('addresses').set({ ...v, updated_at: now }).where('customer_id', '=', customerId).where('id', '=', id).executeTakeFirst();
+  const r = await db
+    .updateTable('addresses')
+    .set({ ...v, updated_at: now })
+    .where('customer_id', '=', customerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -94,7 +103,14 @@ export async function deleteAddress(db: Q, customerId: number, id: number): Prom
 
 /** The newest remaining address, to become the default when the default one is deleted. */
 export function newestAddress(db: Q, customerId: number) {
-  return db.selectFrom('addresses').select('id').where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('addresses')
+    .select('id')
+    .where('customer_id', '=', customerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export function touchAddress(db: Q, customerId: number, id: number, now: string) {

@@ -5,7 +5,19 @@ import { ApiError, notFound } from '../../lib/errors.ts';
 import { validationFailed } from '../accounts/accounts.service.ts';
 import * as repo from './addresses.repository.ts';
 
-type Row = { id: number; fullName: string; phone: string; division: string; district: string; area: string; addressLine: string; label: string | null; isDefault: number; dateCreated: string; dateUpdated: string };
+type Row = {
+  id: number;
+  fullName: string;
+  phone: string;
+  division: string;
+  district: string;
+  area: string;
+  addressLine: string;
+  label: string | null;
+  isDefault: number;
+  dateCreated: string;
+  dateUpdated: string;
+};
 
 const toAddress = (r: Row): TAddress => ({ ...r, isDefault: r.isDefault === 1 });
 const iso = () => new Date().toISOString();
@@ -40,7 +52,8 @@ export async function createAddress(db: Kysely<Database>, customerId: number, bo
       return { id: same.id, created: false };
     }
     const count = await repo.countAddresses(trx, customerId);
-    if (count >= MAX_ADDRESSES) throw new ApiError('too_many_addresses', `You can keep at most ${MAX_ADDRESSES} addresses. Please delete one first.`, undefined, 409);
+    if (count >= MAX_ADDRESSES)
+      throw new ApiError('too_many_addresses', `You can keep at most ${MAX_ADDRESSES} addresses. Please delete one first.`, undefined, 409);
     const { id } = await repo.insertAddress(trx, customerId, v, count === 0, iso());
     if (body.isDefault && count > 0) await repo.setDefault(trx, customerId, id);
     return { id, created: true };
@@ -78,7 +91,15 @@ export async function deleteAddress(db: Kysely<Database>, customerId: number, id
 
 export async function searchAddresses(db: Kysely<Database>, customerId: number, req: TSearchRequest): Promise<TPage<TAddress>> {
   // Default order: the default address first, then the most recently used or changed.
-  const sorted = req.sortParams.length ? req : { ...req, sortParams: [{ field: 'isDefault', type: 'DESC' as const }, { field: 'dateUpdated', type: 'DESC' as const }] };
+  const sorted = req.sortParams.length
+    ? req
+    : {
+        ...req,
+        sortParams: [
+          { field: 'isDefault', type: 'DESC' as const },
+          { field: 'dateUpdated', type: 'DESC' as const },
+        ],
+      };
   const page = await repo.searchAddresses(db, customerId, sorted);
   return { ...page, list: page.list.map(toAddress) };
 }

@@ -15,10 +15,27 @@ export function allCategories(db: Db) {
 
 export function childrenOf(db: Db, parentIds: number[]) {
   if (!parentIds.length) return Promise.resolve([]);
-  return db.selectFrom('categories').select(['id', 'name', 'slug', 'sort_order', 'parent_id']).where('parent_id', 'in', parentIds).orderBy('sort_order').orderBy('id').execute();
+  return db
+    .selectFrom('categories')
+    .select(['id', 'name', 'slug', 'sort_order', 'parent_id'])
+    .where('parent_id', 'in', parentIds)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
 }
 
-const PRODUCT_COLUMNS = ['id', 'title', 'slug', 'model_code', 'description', 'kind', 'primary_category_id', 'is_new_arrival', 'model_url', 'created_at'] as const;
+const PRODUCT_COLUMNS = [
+  'id',
+  'title',
+  'slug',
+  'model_code',
+  'description',
+  'kind',
+  'primary_category_id',
+  'is_new_arrival',
+  'model_url',
+  'created_at',
+] as const;
 
 export function productBy(db: Db, by: { id?: number; slug?: string; code?: string }) {
   let q = db.selectFrom('products').select(PRODUCT_COLUMNS);
@@ -52,12 +69,25 @@ export function categoryIdsOfProducts(db: Db, productIds: number[]) {
 }
 
 export function productImages(db: Db, productId: number) {
-  return db.selectFrom('product_images').select(['url', 'alt', 'variant_value']).where('product_id', '=', productId).orderBy('sort_order').orderBy('id').execute();
+  return db
+    .selectFrom('product_images')
+    .select(['url', 'alt', 'variant_value'])
+    .where('product_id', '=', productId)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
 }
 
 export function firstImages(db: Db, productIds: number[]) {
   if (!productIds.length) return Promise.resolve([]);
-  return db.selectFrom('product_images').select(['product_id', 'url']).where('product_id', 'in', productIds).orderBy('product_id').orderBy('sort_order').orderBy('id').execute();
+  return db
+    .selectFrom('product_images')
+    .select(['product_id', 'url'])
+    .where('product_id', 'in', productIds)
+    .orderBy('product_id')
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
 }
 
 export function skusOfProducts(db: Db, productIds: number[]) {
@@ -95,7 +125,17 @@ export function bundleParts(db: Db, bundleIds: number[]) {
     .selectFrom('bundle_items as b')
     .innerJoin('skus as s', 's.id', 'b.sku_id')
     .innerJoin('products as p', 'p.id', 's.product_id')
-    .select(['b.bundle_product_id', 'b.quantity', 's.id as sku_id', 's.code', 's.sales_price', 's.discounted_sales_price', 'p.id as product_id', 'p.title', 'p.slug'])
+    .select([
+      'b.bundle_product_id',
+      'b.quantity',
+      's.id as sku_id',
+      's.code',
+      's.sales_price',
+      's.discounted_sales_price',
+      'p.id as product_id',
+      'p.title',
+      'p.slug',
+    ])
     .where('b.bundle_product_id', 'in', bundleIds)
     .orderBy('b.bundle_product_id')
     .orderBy('s.id')
@@ -114,7 +154,13 @@ export function attributes(db: Db) {
 
 /** The values in use, per attribute, from the facet table (distinct per product already). */
 export function attributeValuesInUse(db: Db) {
-  return db.selectFrom('product_facets').select(['attribute_id', 'value', 'display_label']).distinct().orderBy('attribute_id').orderBy('display_label').execute();
+  return db
+    .selectFrom('product_facets')
+    .select(['attribute_id', 'value', 'display_label'])
+    .distinct()
+    .orderBy('attribute_id')
+    .orderBy('display_label')
+    .execute();
 }
 
 export function branches(db: Db, kind?: string) {
@@ -157,6 +203,9 @@ export function sitemapProducts(db: Db, offset: number, limit: number) {
 }
 
 export async function productCount(db: Db): Promise<number> {
-  const r = await db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const r = await db
+    .selectFrom('products')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
   return Number(r?.n ?? 0);
 }

@@ -68,7 +68,10 @@ export async function searchCategories(db: Db, req: TSearchRequest): Promise<TPa
 
 // ---- one product ----------------------------------------------------------------------------
 
-async function skusWithValues(db: Db, skus: { id: number; code: string; sales_price: number; discounted_sales_price: number | null }[]): Promise<Map<number, TSku>> {
+async function skusWithValues(
+  db: Db,
+  skus: { id: number; code: string; sales_price: number; discounted_sales_price: number | null }[],
+): Promise<Map<number, TSku>> {
   const values = await repo.attributeValuesOfSkus(
     db,
     skus.map((s) => s.id),
@@ -233,7 +236,11 @@ export async function bundles(db: Db, id?: number): Promise<TBundle[]> {
       slug: r.slug,
       modelCode: r.model_code,
       image: images.find((i) => i.product_id === r.id)?.url ?? null,
-      sku: { code: sku.code, salesPrice: Number(sku.sales_price), discountedSalesPrice: sku.discounted_sales_price == null ? null : Number(sku.discounted_sales_price) },
+      sku: {
+        code: sku.code,
+        salesPrice: Number(sku.sales_price),
+        discountedSalesPrice: sku.discounted_sales_price == null ? null : Number(sku.discounted_sales_price),
+      },
       skuDetails: parts.get(r.id) ?? [],
     });
   }
@@ -249,7 +256,10 @@ export async function searchStock(db: Db, req: TSearchRequest): Promise<TPage<TS
     sort: { skuCode: 'stock.skuCode', branchId: 'stock.branchId', quantity: 'stock.quantity' },
     tieBreaker: 'stock.rowKey',
   });
-  return { ...page, list: page.list.map((r) => ({ skuCode: r.skuCode, itemId: Number(r.itemId), branchId: Number(r.branchId), quantity: Number(r.quantity) })) };
+  return {
+    ...page,
+    list: page.list.map((r) => ({ skuCode: r.skuCode, itemId: Number(r.itemId), branchId: Number(r.branchId), quantity: Number(r.quantity) })),
+  };
 }
 
 export async function branchList(db: Db, kind?: string): Promise<TBranch[]> {

@@ -25,7 +25,15 @@ export function discountsSignature(discounts: TGlobalDiscount[]): string {
   return JSON.stringify(
     discounts
       .filter((d) => d.valid)
-      .map((d) => [d.id, d.type, d.discountType, d.value, d.coveredCategoryIds, d.categories.map((c) => c.categoryId), d.items.map((i) => [i.itemId, i.skuCode])])
+      .map((d) => [
+        d.id,
+        d.type,
+        d.discountType,
+        d.value,
+        d.coveredCategoryIds,
+        d.categories.map((c) => c.categoryId),
+        d.items.map((i) => [i.itemId, i.skuCode]),
+      ])
       .sort((a, b) => Number(a[0]) - Number(b[0])),
   );
 }
@@ -53,7 +61,10 @@ export async function rebuildSearchIndex(db: Kysely<Database>, dialect: Dialect,
 
     const categories = new Map((await trx.selectFrom('categories').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
     const attributes = new Map((await trx.selectFrom('attributes').select(['id', 'name']).execute()).map((a) => [a.id, a.name]));
-    const bounds = await trx.selectFrom('products').select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')]).executeTakeFirst();
+    const bounds = await trx
+      .selectFrom('products')
+      .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')])
+      .executeTakeFirst();
     const lo = Number(bounds?.lo ?? 0);
     const hi = Number(bounds?.hi ?? -1);
     let indexed = 0;
@@ -83,7 +94,12 @@ export async function rebuildSearchIndex(db: Kysely<Database>, dialect: Dialect,
         .orderBy('id')
         .execute();
       if (!products.length) continue;
-      const memberships = await trx.selectFrom('product_categories').select(['product_id', 'category_id']).where('product_id', '>=', from).where('product_id', '<', to).execute();
+      const memberships = await trx
+        .selectFrom('product_categories')
+        .select(['product_id', 'category_id'])
+        .where('product_id', '>=', from)
+        .where('product_id', '<', to)
+        .execute();
       const skus = await trx
         .selectFrom('skus')
         .select(['id', 'product_id', 'code', 'sales_price', 'discounted_sales_price', 'sort_order'])
@@ -128,7 +144,10 @@ export async function rebuildSearchIndex(db: Kysely<Database>, dialect: Dialect,
         const categoryIds = (cats.get(p.id) ?? []).map((m) => m.category_id);
         const priced = own.map((s) => ({
           sku: s,
-          price: priceSku({ productId: p.id, categoryIds, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price }, discounts),
+          price: priceSku(
+            { productId: p.id, categoryIds, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price },
+            discounts,
+          ),
         }));
         let card = priced[0];
         for (const x of priced) if (x.price.unitPrice < card.price.unitPrice) card = x;
@@ -172,17 +191,32 @@ export async function rebuildSearchIndex(db: Kysely<Database>, dialect: Dialect,
           attribute_text: searchText([...new Set(vals.map((v) => v.display_label))].join(' ')),
         });
       }
-      for (let i = 0; i < rows.length; i += INSERT_ROWS) await trx.insertInto('product_search').values(rows.slice(i, i + INSERT_ROWS)).execute();
-      for (let i = 0; i < facets.length; i += INSERT_ROWS * 2) await trx.insertInto('product_facets').values(facets.slice(i, i + INSERT_ROWS * 2)).execute();
+      for (let i = 0; i < rows.length; i += INSERT_ROWS)
+        await trx
+          .insertInto('product_search')
+          .values(rows.slice(i, i + INSERT_ROWS))
+          .execute();
+      for (let i = 0; i < facets.length; i += INSERT_ROWS * 2)
+        await trx
+          .insertInto('product_facets')
+          .values(facets.slice(i, i + INSERT_ROWS * 2))
+          .execute();
       indexed += rows.length;
     }
     const facetRows: Database['category_facets'][] = [];
     for (const [categoryId, a] of agg) {
       facetRows.push({ category_id: categoryId, kind: 'count', key: '', label: '', n: a.count });
-      facetRows.push({ category_id: categoryId, kind: 'price', key: 'min', label: '', n: a.min }, { category_id: categoryId, kind: 'price', key: 'max', label: '', n: a.max });
+      facetRows.push(
+        { category_id: categoryId, kind: 'price', key: 'min', label: '', n: a.min },
+        { category_id: categoryId, kind: 'price', key: 'max', label: '', n: a.max },
+      );
       for (const [key, t] of a.attrs) facetRows.push({ category_id: categoryId, kind: 'attr', key, label: t.label, n: t.n });
     }
-    for (let i = 0; i < facetRows.length; i += INSERT_ROWS) await trx.insertInto('category_facets').values(facetRows.slice(i, i + INSERT_ROWS)).execute();
+    for (let i = 0; i < facetRows.length; i += INSERT_ROWS)
+      await trx
+        .insertInto('category_facets')
+        .values(facetRows.slice(i, i + INSERT_ROWS))
+        .execute();
     await refreshFullTextIndex(trx, dialect);
     await trx.deleteFrom('search_index_state').execute();
     await trx.insertInto('search_index_state').values({ id: 1, discounts_signature: signature, built_at: now.toISOString() }).execute();

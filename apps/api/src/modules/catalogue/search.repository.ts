@@ -35,11 +35,22 @@ function filtered(db: Db, dialect: Dialect, f: ItemFilter, except: FacetExcept =
   if (f.ids) q = q.where('ps.product_id', 'in', f.ids.length ? f.ids : [-1]);
   if (f.words.length) q = q.where(matchesAllWords(dialect, 'ps', f.words));
   if (f.categoryIds && except !== 'category') {
-    q = q.where('ps.product_id', 'in', db.selectFrom('product_categories').select('product_id').where('category_id', 'in', f.categoryIds.length ? f.categoryIds : [-1]));
+    q = q.where(
+      'ps.product_id',
+      'in',
+      db
+        .selectFrom('product_categories')
+        .select('product_id')
+        .where('category_id', 'in', f.categoryIds.length ? f.categoryIds : [-1]),
+    );
   }
   for (const a of f.attrs) {
     if (except && typeof except === 'object' && except.attributeId === a.attributeId) continue;
-    q = q.where('ps.product_id', 'in', db.selectFrom('product_facets').select('product_id').where('attribute_id', '=', a.attributeId).where('display_label', 'in', a.labels));
+    q = q.where(
+      'ps.product_id',
+      'in',
+      db.selectFrom('product_facets').select('product_id').where('attribute_id', '=', a.attributeId).where('display_label', 'in', a.labels),
+    );
   }
   if (except !== 'price') {
     if (f.minPrice !== null) q = q.where('ps.price', '>=', f.minPrice);
@@ -114,7 +125,9 @@ export async function listItems(db: Db, dialect: Dialect, f: ItemFilter, sort: T
 }
 
 export async function countItems(db: Db, dialect: Dialect, f: ItemFilter): Promise<number> {
-  const r = await filtered(db, dialect, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const r = await filtered(db, dialect, f)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
   return Number(r?.n ?? 0);
 }
 

@@ -13,9 +13,20 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { attributes, categoriesQuery, categoryIdsOfProducts, childrenOf, productIdByModelCode, productIdBySkuCode } from './catalogue.repository.ts';
-import { attributeCounts, type CardRow, categoryCounts, countItems, imagesOfValues, type ItemFilter, isPlainCategoryFilter, listItems, precomputedFacets, priceRange } from './search.repository.ts';
+import {
+  attributeCounts,
+  type CardRow,
+  categoryCounts,
+  countItems,
+  imagesOfValues,
+  type ItemFilter,
+  isPlainCategoryFilter,
+  listItems,
+  precomputedFacets,
+  priceRange,
+} from './search.repository.ts';
 
-// The item listings and the full-text search of issue #3 (spec §7 item indices and search
+// The item listings and the full-text search (spec §7 item indices and search
 // indices). Filters arrive as the spec's textParams:
 //   query        the search term (full-text over title, model code, categories, attributes)
 //   model        a model number: exact lookup (spec §5: AFL-/DFL- terms are model numbers)
@@ -47,7 +58,10 @@ function fieldError(field: string, message: string) {
 function intList(field: string, value: unknown, matchType: string): number[] {
   const parts = matchType === 'IN' ? String(value).split(',') : [String(value)];
   if (matchType !== 'IN' && matchType !== 'EXACT') throw fieldError(field, `matchType ${matchType} is not supported here`);
-  const out = parts.map((s) => s.trim()).filter(Boolean).map(Number);
+  const out = parts
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
   if (!out.length || out.some((n) => !Number.isSafeInteger(n) || n < 0)) throw fieldError(field, 'must be whole numbers');
   return out.slice(0, 200);
 }
@@ -121,7 +135,10 @@ async function parse(db: Db, req: TItemSearchRequest, mode: SearchMode): Promise
         const attr = attrs.find((a) => a.name === field);
         if (!attr || RESERVED.has(field)) throw badRequest(`Unknown filter field: ${field}`, { textParams: `unknown field ${field}` });
         if (matchType !== 'EXACT' && matchType !== 'IN') throw fieldError(field, `matchType ${matchType} is not supported here`);
-        const labels = (matchType === 'IN' ? String(value).split(',') : [String(value)]).map((s) => s.trim()).filter(Boolean).slice(0, 50);
+        const labels = (matchType === 'IN' ? String(value).split(',') : [String(value)])
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .slice(0, 50);
         if (!labels.length) throw fieldError(field, 'needs at least one value');
         // Several filters on one attribute widen it: Grey or Teal.
         const existing = filter.attrs.find((a) => a.attributeId === attr.id);
@@ -162,7 +179,11 @@ export function toCard(r: CardRow, categoryIds: number[]): TProductCard {
     image: r.image_url ? { url: r.image_url, alt: r.image_alt } : null,
     categoryId: r.primary_category_id,
     categoryIds,
-    sku: { code: r.sku_code, salesPrice: Number(r.sales_price), discountedSalesPrice: r.discounted_sales_price == null ? null : Number(r.discounted_sales_price) },
+    sku: {
+      code: r.sku_code,
+      salesPrice: Number(r.sales_price),
+      discountedSalesPrice: r.discounted_sales_price == null ? null : Number(r.discounted_sales_price),
+    },
     price: Number(r.price),
     onSale: r.on_sale === 1,
     isNewArrival: r.is_new_arrival === 1,
@@ -231,7 +252,12 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   const colorAttr = (await attributes(db)).find((a) => a.name === 'color');
   const colorFilter = colorAttr && filter.attrs.find((a) => a.attributeId === colorAttr.id);
   if (colorFilter) {
-    const images = await imagesOfValues(db, list.map((c) => c.id), colorFilter.attributeId, colorFilter.labels);
+    const images = await imagesOfValues(
+      db,
+      list.map((c) => c.id),
+      colorFilter.attributeId,
+      colorFilter.labels,
+    );
     for (const card of list) {
       const img = images.find((i) => i.product_id === card.id);
       if (img) card.image = { url: img.url, alt: img.alt };
@@ -296,7 +322,16 @@ function byLabel(x: { displayLabel: string }, y: { displayLabel: string }) {
 
 async function facets(db: Db, dialect: Dialect, filter: ItemFilter, category: TItemSearchResult['category']): Promise<TFacets> {
   const options = await categoryOptions(db, category);
-  const counts = new Map((await categoryCounts(db, dialect, filter, options.map((o) => o.id))).map((r) => [r.category_id, Number(r.n)]));
+  const counts = new Map(
+    (
+      await categoryCounts(
+        db,
+        dialect,
+        filter,
+        options.map((o) => o.id),
+      )
+    ).map((r) => [r.category_id, Number(r.n)]),
+  );
 
   const attrs = await attributes(db);
   const valueRows: { attribute_id: number; value: string; display_label: string; n: number }[] = [];

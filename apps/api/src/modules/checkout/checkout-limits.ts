@@ -50,7 +50,11 @@ export function keyOwner(customerId: number | null, client: CheckoutClient): str
  * The per-line and per-order caps, on lines already merged by sku. `firstIndex` maps a
  * sku code to its first line in the request, so the error names the line the shopper sent.
  */
-export function checkQuantities(items: readonly { skuCode: string; quantity: number }[], firstIndex: (code: string) => number, limits: Pick<OrdersConfig, 'maxLineQuantity' | 'maxUnits'>): void {
+export function checkQuantities(
+  items: readonly { skuCode: string; quantity: number }[],
+  firstIndex: (code: string) => number,
+  limits: Pick<OrdersConfig, 'maxLineQuantity' | 'maxUnits'>,
+): void {
   const over = items.filter((i) => i.quantity > limits.maxLineQuantity);
   if (over.length) {
     const perLine = `At most ${limits.maxLineQuantity} of one item per order`;
@@ -63,7 +67,12 @@ export function checkQuantities(items: readonly { skuCode: string; quantity: num
   }
   const units = items.reduce((n, i) => n + i.quantity, 0);
   if (units > limits.maxUnits) {
-    throw new ApiError('quantity_limit', `At most ${limits.maxUnits} items per order; this order has ${units}. Please split it or call us for a larger order.`, { items: `At most ${limits.maxUnits} items per order; this order has ${units}` }, 400);
+    throw new ApiError(
+      'quantity_limit',
+      `At most ${limits.maxUnits} items per order; this order has ${units}. Please split it or call us for a larger order.`,
+      { items: `At most ${limits.maxUnits} items per order; this order has ${units}` },
+      400,
+    );
   }
 }
 
@@ -133,7 +142,12 @@ function lockKey(text: string): number {
  * one at a time anyway.
  */
 export async function lockHoldKeys(trx: Q, dialect: Dialect, keys: ClientKeys): Promise<void> {
-  const named = [keys.address !== null ? `address:${keys.address}` : null, keys.customerId !== null ? `customer:${keys.customerId}` : null, keys.email ? `email:${keys.email}` : null, keys.mobile ? `mobile:${keys.mobile}` : null].filter((k): k is string => k !== null);
+  const named = [
+    keys.address !== null ? `address:${keys.address}` : null,
+    keys.customerId !== null ? `customer:${keys.customerId}` : null,
+    keys.email ? `email:${keys.email}` : null,
+    keys.mobile ? `mobile:${keys.mobile}` : null,
+  ].filter((k): k is string => k !== null);
   for (const key of [...new Set(named.map(lockKey))].sort((a, b) => a - b)) await lockForTransaction(trx, dialect, key);
 }
 

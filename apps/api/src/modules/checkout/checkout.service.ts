@@ -133,7 +133,9 @@ function checkCardAmount(provider: PaymentProvider, total: number) {
     });
   }
   if (total < provider.minAmount) {
-    throw conflict('card_limit', `Card payments start at ${formatMoney(provider.minAmount)}. Please choose cash on delivery.`, { paymentMethod: `At least ${formatMoney(provider.minAmount)} by card` });
+    throw conflict('card_limit', `Card payments start at ${formatMoney(provider.minAmount)}. Please choose cash on delivery.`, {
+      paymentMethod: `At least ${formatMoney(provider.minAmount)} by card`,
+    });
   }
 }
 
@@ -221,7 +223,8 @@ export async function placeOrder(
   const contact = await resolveContact(kysely, body, customerId);
   const delivery = await resolveDelivery(kysely, body, customerId, contact);
   const couponCode = body.couponCode?.trim() ? normalizeCouponCode(body.couponCode) : null;
-  if (couponCode && !COUPON_CODE_PATTERN.test(couponCode)) throw conflict('coupon_not_applicable', COUPON_MESSAGES.unknown, { couponCode: COUPON_MESSAGES.unknown });
+  if (couponCode && !COUPON_CODE_PATTERN.test(couponCode))
+    throw conflict('coupon_not_applicable', COUPON_MESSAGES.unknown, { couponCode: COUPON_MESSAGES.unknown });
   // Outside the order's transaction, so that a refused checkout's guess stays counted (docs/decisions/0014).
   if (couponCode) await countCouponAttempt(kysely, { address: client.address, code: couponCode, customerId });
   const keys = clientKeys(client, customerId, contact);
@@ -340,7 +343,11 @@ export async function placeOrder(
         await recordCouponUse(trx, { code: quote.coupon.code, customerId, orderRef: invoiceId, amount: quote.totals.couponAmount, now });
       }
       const payment = method === 'card' ? await insertNewPayment(trx, deps, sale.id, total, nowIso) : null;
-      const placedNote = { card: 'Order placed; waiting for the card payment', cod: 'Order placed; cash on delivery', later: 'Booking placed; items held until paid' }[method];
+      const placedNote = {
+        card: 'Order placed; waiting for the card payment',
+        cod: 'Order placed; cash on delivery',
+        later: 'Booking placed; items held until paid',
+      }[method];
       await addHistory(trx, sale.id, status, paymentStatus, customerId === null ? 'guest' : 'customer', placedNote, nowIso);
       const lines = await repo.linesOf(trx, [sale.id]);
       return { sale, payment, lines };
@@ -391,7 +398,12 @@ function insertNewPayment(trx: Transaction<Database>, deps: CheckoutDeps, saleId
  * Opens the gateway session for a payment row. When the gateway refuses or cannot be
  * reached, the payment fails at once (stock released, the order can be paid again).
  */
-export async function openPaymentSession(deps: CheckoutDeps, sale: SaleRow, payment: PaymentRow, lines: SaleLineRow[]): Promise<{ sale: SaleRow; url: string | null }> {
+export async function openPaymentSession(
+  deps: CheckoutDeps,
+  sale: SaleRow,
+  payment: PaymentRow,
+  lines: SaleLineRow[],
+): Promise<{ sale: SaleRow; url: string | null }> {
   const base = deps.config.publicUrl;
   const q = `?invoiceId=${encodeURIComponent(sale.invoice_id)}`;
   const address = safeJson(sale.delivery_address);
@@ -408,7 +420,15 @@ export async function openPaymentSession(deps: CheckoutDeps, sale: SaleRow, paym
       failUrl: `${base}/payments/return/fail${q}`,
       cancelUrl: `${base}/payments/return/cancel${q}`,
       ipnUrl: `${base}/payments/ipn`,
-      customer: { name: sale.contact_name, email: sale.contact_email, phone: sale.contact_mobile, address: street, city, postcode: '1000', country: 'Bangladesh' },
+      customer: {
+        name: sale.contact_name,
+        email: sale.contact_email,
+        phone: sale.contact_mobile,
+        address: street,
+        city,
+        postcode: '1000',
+        country: 'Bangladesh',
+      },
       shipping: {
         method: sale.delivery_method === 'home_delivery' ? 'YES' : 'NO',
         name: String(address.fullName ?? sale.contact_name),
@@ -422,7 +442,11 @@ export async function openPaymentSession(deps: CheckoutDeps, sale: SaleRow, paym
       numOfItems: lines.reduce((n, l) => n + l.quantity, 0),
     });
     const now = new Date().toISOString();
-    await deps.db.kysely.updateTable('payments').set({ gateway_url: session.gatewayUrl, session_key: session.sessionKey, updated_at: now }).where('id', '=', payment.id).execute();
+    await deps.db.kysely
+      .updateTable('payments')
+      .set({ gateway_url: session.gatewayUrl, session_key: session.sessionKey, updated_at: now })
+      .where('id', '=', payment.id)
+      .execute();
     return { sale, url: session.gatewayUrl };
   } catch (err) {
     deps.log.warn({ err, invoiceId: sale.invoice_id }, 'the payment gateway refused or could not be reached; the payment fails');
@@ -465,7 +489,12 @@ export async function newPaymentSession(deps: CheckoutDeps, saleId: number, acto
       await lockHoldKeys(trx, dialect, keys);
       const sale = await repo.lockSale(trx, dialect, saleId);
       if (!sale) throw new ApiError('not_found', 'The order was not found');
-      const state = { kind: sale.kind as 'order' | 'booking', paymentMethod: sale.payment_method as TPaymentMethod, status: sale.status as TSaleStatus, paymentStatus: sale.payment_status as TPaymentStatus };
+      const state = {
+        kind: sale.kind as 'order' | 'booking',
+        paymentMethod: sale.payment_method as TPaymentMethod,
+        status: sale.status as TSaleStatus,
+        paymentStatus: sale.payment_status as TPaymentStatus,
+      };
       if (!canRetryPayment(state)) throw conflict('cannot_pay', 'This order cannot be paid by card now');
       checkCardAmount(deps.payments, Number(sale.total));
       const lines = await repo.linesOf(trx, [sale.id]);
@@ -478,7 +507,14 @@ export async function newPaymentSession(deps: CheckoutDeps, saleId: number, acto
           deps.config.orders,
           sale.id,
         );
-        const res = await reserveStock(trx, dialect, sale.id, lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })), sale.pickup_branch_id, nowIso);
+        const res = await reserveStock(
+          trx,
+          dialect,
+          sale.id,
+          lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })),
+          sale.pickup_branch_id,
+          nowIso,
+        );
         if (!res.ok) {
           const bySku = new Map(lines.map((l, i) => [l.sku_id, { index: i, code: l.sku_code, title: l.title }]));
           throw shortageError(res.shortages, bySku);
@@ -497,6 +533,7 @@ export async function newPaymentSession(deps: CheckoutDeps, saleId: number, acto
     throw err;
   }
   const opened = await openPaymentSession(deps, created.sale, created.payment, created.lines);
-  if (!opened.url) throw new ApiError('payment_provider_unavailable', 'The payment provider could not start the payment. Please try again in a moment.', undefined, 503);
+  if (!opened.url)
+    throw new ApiError('payment_provider_unavailable', 'The payment provider could not start the payment. Please try again in a moment.', undefined, 503);
   return { sale: opened.sale, url: opened.url };
 }

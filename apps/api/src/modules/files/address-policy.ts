@@ -1,6 +1,6 @@
 import net from 'node:net';
 
-// Which addresses a URL import may connect to (issue #8, safety). Everything that is not a
+// Which addresses a URL import may connect to. Everything that is not a
 // public unicast address is refused: loopback, private networks, link-local (with the cloud
 // metadata service at 169.254.169.254), carrier-grade NAT (Alibaba's metadata service at
 // 100.100.100.200), multicast, documentation and reserved ranges, and the IPv6 forms that
@@ -55,7 +55,7 @@ function groups6(ip: string): number[] | null {
   const tail = s.match(/(\d+\.\d+\.\d+\.\d+)$/);
   if (tail) {
     const p = tail[1]!.split('.').map(Number);
-    s = s.slice(0, -tail[1]!.length) + `${((p[0]! << 8) | p[1]!).toString(16)}:${((p[2]! << 8) | p[3]!).toString(16)}`;
+    s = `${s.slice(0, -tail[1]!.length)}${((p[0]! << 8) | p[1]!).toString(16)}:${((p[2]! << 8) | p[3]!).toString(16)}`;
   }
   const [head, rest] = s.split('::') as [string, string | undefined];
   const a = head ? head.split(':') : [];

@@ -44,7 +44,9 @@ describe('detectFileType', () => {
 
   it('recognises PDFs, markup and text whatever they are called', () => {
     expect(detectFileType(Buffer.from('%PDF-1.7\n'))).toMatchObject({ mime: 'application/pdf', isImage: false });
-    expect(detectFileType(Buffer.from('\uFEFF  <?xml version="1.0"?>\n<!-- x --><svg xmlns="http://www.w3.org/2000/svg"/>'))).toMatchObject({ mime: 'image/svg+xml' });
+    expect(detectFileType(Buffer.from('\uFEFF  <?xml version="1.0"?>\n<!-- x --><svg xmlns="http://www.w3.org/2000/svg"/>'))).toMatchObject({
+      mime: 'image/svg+xml',
+    });
     expect(detectFileType(Buffer.from('<svg onload=alert(1)>'))).toMatchObject({ mime: 'image/svg+xml' });
     expect(detectFileType(Buffer.from('<!DOCTYPE html><p>hi'))).toMatchObject({ mime: 'text/html' });
     expect(detectFileType(Buffer.from('  <script>alert(1)</script>'))).toMatchObject({ mime: 'text/html' });

@@ -1,5 +1,5 @@
 // What a file is, decided from its first bytes, never from its name or the Content-Type a
-// client sent (issue #8, safety). Images count as images only when their header parses
+// client sent. Images count as images only when their header parses
 // into sensible dimensions: a text file renamed .png, or a PNG signature glued to HTML,
 // is not an image.
 
@@ -115,10 +115,13 @@ function other(mime: string): DetectedType {
 /** Markup a browser could run: refused as uploads, and never served inline. */
 function markup(b: Buffer): DetectedType | null {
   let text = b.toString('utf8', 0, Math.min(b.length, 4096));
-  text = text.replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  text = text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   // An XML prolog or comments may come before the root element.
   const stripped = text.replace(/^(<\?xml[^>]*>|<!--[\s\S]*?-->|\s)+/, '');
-  if (stripped.startsWith('<svg') || (stripped.startsWith('<!doctype svg'))) return other('image/svg+xml');
+  if (stripped.startsWith('<svg') || stripped.startsWith('<!doctype svg')) return other('image/svg+xml');
   if (/^<(!doctype html|html|head|body|script|iframe|meta|title|div|p|a|img|style)[\s>/]/.test(stripped)) return other('text/html');
   if (text.startsWith('<?xml')) return /<svg[\s>]/.test(text) ? other('image/svg+xml') : other('application/xml');
   return null;

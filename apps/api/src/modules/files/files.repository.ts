@@ -36,12 +36,7 @@ export function uploadByUuid(db: Db, uuid: string): Promise<UploadRow | undefine
 }
 
 export function uploadParts(db: Db, uploadId: number) {
-  return db
-    .selectFrom('file_upload_parts')
-    .select(['part_number', 'size', 'etag'])
-    .where('upload_id', '=', uploadId)
-    .orderBy('part_number')
-    .execute();
+  return db.selectFrom('file_upload_parts').select(['part_number', 'size', 'etag']).where('upload_id', '=', uploadId).orderBy('part_number').execute();
 }
 
 /** Records a received part; a part sent again replaces the earlier record. */
@@ -55,7 +50,12 @@ export async function savePart(db: Db, part: { upload_id: number; part_number: n
 
 /** Moves an upload from one status to another; false when it was not in `from` (someone else got there first). */
 export async function switchUploadStatus(db: Db, id: number, from: string, to: string, extra: Updateable<FileUploadsTable> = {}): Promise<boolean> {
-  const res = await db.updateTable('file_uploads').set({ ...extra, status: to }).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  const res = await db
+    .updateTable('file_uploads')
+    .set({ ...extra, status: to })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -152,12 +152,8 @@ export function claimUnreferencedGuestFiles(db: Db, beforeIso: string, limit: nu
         .select('f.id')
         .where('f.owner_customer_id', 'is', null)
         .where('f.created_at', '<', beforeIso)
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('sale_attachments as a').select('a.id').whereRef('a.file_uuid', '=', 'f.uuid'))),
-        )
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('customers as c').select('c.id').whereRef('c.image_file_uuid', '=', 'f.uuid'))),
-        )
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('sale_attachments as a').select('a.id').whereRef('a.file_uuid', '=', 'f.uuid'))))
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('customers as c').select('c.id').whereRef('c.image_file_uuid', '=', 'f.uuid'))))
         .orderBy('f.created_at')
         .limit(limit),
     )

@@ -31,8 +31,7 @@ export const MULTIPART_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 const nowIso = () => new Date().toISOString();
 
-export const tooLarge = () =>
-  new ApiError('payload_too_large', `The file is larger than the ${UPLOAD.maxBytes / 1024 / 1024} MB limit`, undefined, 413);
+export const tooLarge = () => new ApiError('payload_too_large', `The file is larger than the ${UPLOAD.maxBytes / 1024 / 1024} MB limit`, undefined, 413);
 
 /** A server-chosen storage key: the date for tidy folders and the file's uuid, nothing from the client. */
 function storageKeyFor(uuid: string, at = new Date()): string {
@@ -265,28 +264,31 @@ async function openMultipart(
   const created = new Date();
   const owner = input.who.customerId;
   // The upload row takes over from the hold in one step: the room is never counted zero times.
-  const row = await deps.db.transaction().execute(async (trx) => {
-    await repo.deleteHold(trx, holdId);
-    return repo.insertUpload(trx, {
-      uuid,
-      owner_customer_id: owner,
-      owner_address: owner === null ? input.who.address : null,
-      name: input.filename.slice(0, 1000),
-      size: input.size,
-      upload_type: input.type,
-      part_size: UPLOAD.chunkBytes,
-      part_count: planParts(input.size).length,
-      storage_key: key,
-      storage_upload_id: storageUploadId,
-      status: 'open',
-      file_uuid: null,
-      created_at: created.toISOString(),
-      expires_at: new Date(created.getTime() + MULTIPART_LIFETIME_MS).toISOString(),
+  const row = await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      await repo.deleteHold(trx, holdId);
+      return repo.insertUpload(trx, {
+        uuid,
+        owner_customer_id: owner,
+        owner_address: owner === null ? input.who.address : null,
+        name: input.filename.slice(0, 1000),
+        size: input.size,
+        upload_type: input.type,
+        part_size: UPLOAD.chunkBytes,
+        part_count: planParts(input.size).length,
+        storage_key: key,
+        storage_upload_id: storageUploadId,
+        status: 'open',
+        file_uuid: null,
+        created_at: created.toISOString(),
+        expires_at: new Date(created.getTime() + MULTIPART_LIFETIME_MS).toISOString(),
+      });
+    })
+    .catch(async (err: unknown) => {
+      await deps.storage.abortMultipart(key, storageUploadId).catch(() => {});
+      throw err;
     });
-  }).catch(async (err: unknown) => {
-    await deps.storage.abortMultipart(key, storageUploadId).catch(() => {});
-    throw err;
-  });
   return multipartView(row, []);
 }
 
@@ -294,7 +296,10 @@ async function openMultipart(
 export async function multipartStatus(deps: FilesDeps, uuid: string, owner: number | null): Promise<TMultipartUpload> {
   const row = await openUploadFor(deps, uuid, owner);
   const parts = await repo.uploadParts(deps.db, row.id);
-  return multipartView(row, parts.map((p) => p.part_number));
+  return multipartView(
+    row,
+    parts.map((p) => p.part_number),
+  );
 }
 
 export async function putPart(
@@ -429,4 +434,3 @@ export async function sweepGuestFiles(
   }
   return { files, bytes };
 }
-

@@ -69,7 +69,10 @@ export function guestAddressKey(ip: string): string {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** Over the uploader's own quota: the client's side of things (413; docs/decisions/0024). */
@@ -83,12 +86,7 @@ export function quotaExceeded(who: Uploader, limit: number, used: number): ApiEr
 
 /** The shop has no more room for guests' files just now (507; docs/decisions/0024). */
 export function storageFull(): ApiError {
-  return new ApiError(
-    'storage_full',
-    'The shop cannot take more files from guests just now. Please sign in to upload, or try again later.',
-    undefined,
-    507,
-  );
+  return new ApiError('storage_full', 'The shop cannot take more files from guests just now. Please sign in to upload, or try again later.', undefined, 507);
 }
 
 /**

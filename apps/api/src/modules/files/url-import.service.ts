@@ -48,13 +48,12 @@ export class UrlImporter {
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(
-    private readonly deps: FilesDeps & { policy: AddressPolicy; resolve?: Resolver; log?: { warn(o: object, m: string): void } },
-  ) {}
+  constructor(private readonly deps: FilesDeps & { policy: AddressPolicy; resolve?: Resolver; log?: { warn(o: object, m: string): void } }) {}
 
   async start(input: { sourceUrl: string; type: TUploadType; who: Uploader }): Promise<TUploadTask> {
     const raw = input.sourceUrl.trim();
-    if (!/^https?:\/\//i.test(raw)) throw new ApiError('unsupported_source', MESSAGES.uploadUnsupported(raw.slice(0, 100)), { sourceUrl: MESSAGES.uploadUnsupported(raw.slice(0, 100)) });
+    if (!/^https?:\/\//i.test(raw))
+      throw new ApiError('unsupported_source', MESSAGES.uploadUnsupported(raw.slice(0, 100)), { sourceUrl: MESSAGES.uploadUnsupported(raw.slice(0, 100)) });
     // Refuse what is refusable without the network (scheme, IP literals) at once.
     try {
       precheckUrl(raw, this.deps.policy);
@@ -65,7 +64,8 @@ export class UrlImporter {
       }
       throw err;
     }
-    if (this.queue.length >= MAX_QUEUED || this.closed) throw new ApiError('service_unavailable', 'Too many imports are waiting; please try again shortly', undefined, 503);
+    if (this.queue.length >= MAX_QUEUED || this.closed)
+      throw new ApiError('service_unavailable', 'Too many imports are waiting; please try again shortly', undefined, 503);
     // The size is known only once the source answers: reserve what is left of the quota (up
     // to 50 MB) now, refuse at once when nothing is, and cut the download off at the hold.
     const hold = await reserveUpload(this.deps, input.who, { bytes: UPLOAD.maxBytes, atLeast: 1 });
@@ -206,7 +206,14 @@ export class UrlImporter {
     this.closed = true;
     for (const job of this.queue.splice(0)) {
       await releaseHold(this.deps.db, job.hold).catch(() => {});
-      await repo.updateImport(this.deps.db, job.token, { status: 'error', error_code: 'import_interrupted', error_message: 'The import was interrupted; please try again', updated_at: nowIso() }).catch(() => {});
+      await repo
+        .updateImport(this.deps.db, job.token, {
+          status: 'error',
+          error_code: 'import_interrupted',
+          error_message: 'The import was interrupted; please try again',
+          updated_at: nowIso(),
+        })
+        .catch(() => {});
     }
     for (const ctl of this.running.values()) ctl.abort();
     await Promise.allSettled([...this.inFlight]);

@@ -3,8 +3,22 @@
 // furniture in a given colour, on a soft backdrop, at 4:3.
 
 export const SHAPES = [
-  'sofa', 'armchair', 'bed', 'wardrobe', 'dining-table', 'chair', 'coffee-table', 'tv-unit',
-  'desk', 'office-chair', 'bookshelf', 'cabinet', 'dressing-table', 'mattress', 'kids-bed', 'sideboard',
+  'sofa',
+  'armchair',
+  'bed',
+  'wardrobe',
+  'dining-table',
+  'chair',
+  'coffee-table',
+  'tv-unit',
+  'desk',
+  'office-chair',
+  'bookshelf',
+  'cabinet',
+  'dressing-table',
+  'mattress',
+  'kids-bed',
+  'sideboard',
 ] as const;
 export type Shape = (typeof SHAPES)[number];
 
@@ -79,8 +93,12 @@ ${shape === 'tv-unit' ? '<rect x="250" y="130" width="300" height="150" rx="8" f
 <circle cx="305" cy="435" r="12" fill="#333"/><circle cx="400" cy="435" r="12" fill="#333"/><circle cx="495" cy="435" r="12" fill="#333"/>`;
     case 'bookshelf':
       return `<rect x="260" y="100" width="280" height="370" rx="8" fill="${d}"/>
-${[0, 1, 2, 3].map((i) => `<rect x="275" y="${115 + i * 88}" width="250" height="72" fill="${l}"/>
-<rect x="${290 + i * 10}" y="${127 + i * 88}" width="22" height="60" fill="${m}"/><rect x="${318 + i * 10}" y="${135 + i * 88}" width="18" height="52" fill="${d}"/><rect x="${342 + i * 6}" y="${130 + i * 88}" width="24" height="57" fill="${m}" opacity="0.7"/>`).join('')}`;
+${[0, 1, 2, 3]
+  .map(
+    (i) => `<rect x="275" y="${115 + i * 88}" width="250" height="72" fill="${l}"/>
+<rect x="${290 + i * 10}" y="${127 + i * 88}" width="22" height="60" fill="${m}"/><rect x="${318 + i * 10}" y="${135 + i * 88}" width="18" height="52" fill="${d}"/><rect x="${342 + i * 6}" y="${130 + i * 88}" width="24" height="57" fill="${m}" opacity="0.7"/>`,
+  )
+  .join('')}`;
     case 'cabinet':
     case 'dressing-table':
       return `<rect x="260" y="230" width="280" height="220" rx="10" fill="${m}"/>

@@ -1,5 +1,5 @@
 // A small writer for binary glTF 2.0 (.glb) models made of boxes: enough for the demo
-// sofa of the 3D viewer (issue #7), drawn by the project rather than downloaded.
+// sofa of the 3D viewer, drawn by the project rather than downloaded.
 //
 // Layout of a .glb (glTF 2.0 spec, "Binary glTF Layout"): a 12-byte header (magic
 // "glTF", version 2, total length), then a JSON chunk padded with spaces to 4 bytes,
@@ -46,7 +46,12 @@ function unitCube(): { positions: Float32Array; normals: Float32Array; indices: 
   const normals: number[] = [];
   const indices: number[] = [];
   faces.forEach(({ n, u, v }, f) => {
-    for (const [a, b] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) {
+    for (const [a, b] of [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ] as const) {
       positions.push(...([0, 1, 2].map((i) => 0.5 * n[i]! + 0.5 * a * u[i]! + 0.5 * b * v[i]!) as Vec3));
       normals.push(...n);
     }
@@ -73,7 +78,9 @@ export function boxesToGlb(parts: BoxPart[], materials: GlbMaterial[], opts: { n
     length = pad4(length + v.byteLength);
   }
   const bin = Buffer.alloc(length);
-  views.forEach((v, i) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).copy(bin, offsets[i]));
+  views.forEach((v, i) => {
+    Buffer.from(v.buffer, v.byteOffset, v.byteLength).copy(bin, offsets[i]);
+  });
 
   const materialIndex = new Map(materials.map((m, i) => [m.name, i]));
   for (const p of parts) if (!materialIndex.has(p.material)) throw new Error(`part ${p.name} uses unknown material ${p.material}`);
@@ -126,6 +133,7 @@ export function boxesToGlb(parts: BoxPart[], materials: GlbMaterial[], opts: { n
 }
 
 /** Reads a .glb back into its JSON and binary chunks, checking the layout (for tests and tools). */
+// biome-ignore lint/suspicious/noExplicitAny: glTF JSON as parsed; the tests read what they check.
 export function readGlb(glb: Buffer): { json: any; bin: Buffer } {
   if (glb.length < 20 || glb.readUInt32LE(0) !== GLB_MAGIC) throw new Error('not a glb');
   if (glb.readUInt32LE(4) !== 2) throw new Error('not glTF 2');

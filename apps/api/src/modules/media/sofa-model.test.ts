@@ -26,8 +26,12 @@ describe('the generated sofa model (.glb)', () => {
 
   it('has indices that point at existing vertices and positions within the declared bounds', () => {
     const [pos, , idx] = json.accessors;
-    const positions = new Float32Array(bin.buffer.slice(bin.byteOffset + json.bufferViews[0].byteOffset, bin.byteOffset + json.bufferViews[0].byteOffset + json.bufferViews[0].byteLength));
-    const indices = new Uint16Array(bin.buffer.slice(bin.byteOffset + json.bufferViews[2].byteOffset, bin.byteOffset + json.bufferViews[2].byteOffset + json.bufferViews[2].byteLength));
+    const positions = new Float32Array(
+      bin.buffer.slice(bin.byteOffset + json.bufferViews[0].byteOffset, bin.byteOffset + json.bufferViews[0].byteOffset + json.bufferViews[0].byteLength),
+    );
+    const indices = new Uint16Array(
+      bin.buffer.slice(bin.byteOffset + json.bufferViews[2].byteOffset, bin.byteOffset + json.bufferViews[2].byteOffset + json.bufferViews[2].byteLength),
+    );
     expect(Math.max(...indices)).toBe(pos.count - 1);
     expect(indices.length).toBe(idx.count);
     for (let i = 0; i < positions.length; i++) {

@@ -35,7 +35,12 @@ export function sofaParts(): BoxPart[] {
   parts.push({ name: 'base', center: [0, LEG + BASE / 2, 0], size: [W, BASE, D], material: 'upholstery' });
   parts.push({ name: 'back', center: [0, LEG + BACK_H / 2 - LEG / 2, -(D - BACK_D) / 2], size: [W, BACK_H - LEG, BACK_D], material: 'upholstery' });
   for (const side of [-1, 1]) {
-    parts.push({ name: side < 0 ? 'arm-left' : 'arm-right', center: [side * (W - ARM_W) / 2, LEG + (ARM_H - LEG) / 2, 0], size: [ARM_W, ARM_H - LEG, D], material: 'upholstery' });
+    parts.push({
+      name: side < 0 ? 'arm-left' : 'arm-right',
+      center: [(side * (W - ARM_W)) / 2, LEG + (ARM_H - LEG) / 2, 0],
+      size: [ARM_W, ARM_H - LEG, D],
+      material: 'upholstery',
+    });
   }
   const seats = 3;
   const gap = 0.015;
@@ -43,11 +48,31 @@ export function sofaParts(): BoxPart[] {
   const seatD = D - BACK_D - 0.02;
   for (let i = 0; i < seats; i++) {
     const x = -innerW / 2 + seatW / 2 + i * (seatW + gap);
-    parts.push({ name: `seat-cushion-${i + 1}`, center: [x, LEG + BASE + CUSHION_H / 2, (D - seatD) / 2], size: [seatW, CUSHION_H, seatD], material: 'cushion' });
-    parts.push({ name: `back-cushion-${i + 1}`, center: [x, LEG + BASE + CUSHION_H + 0.19, -(D / 2) + BACK_D + 0.07], size: [seatW, 0.36, 0.14], material: 'cushion' });
+    parts.push({
+      name: `seat-cushion-${i + 1}`,
+      center: [x, LEG + BASE + CUSHION_H / 2, (D - seatD) / 2],
+      size: [seatW, CUSHION_H, seatD],
+      material: 'cushion',
+    });
+    parts.push({
+      name: `back-cushion-${i + 1}`,
+      center: [x, LEG + BASE + CUSHION_H + 0.19, -(D / 2) + BACK_D + 0.07],
+      size: [seatW, 0.36, 0.14],
+      material: 'cushion',
+    });
   }
-  for (const [sx, sz] of [[-1, -1], [1, -1], [-1, 1], [1, 1]] as const) {
-    parts.push({ name: `leg-${sx < 0 ? 'l' : 'r'}${sz < 0 ? 'b' : 'f'}`, center: [sx * (W / 2 - 0.08), LEG / 2, sz * (D / 2 - 0.08)], size: [0.05, LEG, 0.05], material: 'wood' });
+  for (const [sx, sz] of [
+    [-1, -1],
+    [1, -1],
+    [-1, 1],
+    [1, 1],
+  ] as const) {
+    parts.push({
+      name: `leg-${sx < 0 ? 'l' : 'r'}${sz < 0 ? 'b' : 'f'}`,
+      center: [sx * (W / 2 - 0.08), LEG / 2, sz * (D / 2 - 0.08)],
+      size: [0.05, LEG, 0.05],
+      material: 'wood',
+    });
   }
   return parts;
 }

@@ -43,7 +43,10 @@ export interface PaymentOutcome {
  * With a val_id the validation API is asked; without one, the transaction query for the
  * order's own tran_ids. Throws 409 when the gateway does not confirm a matching payment.
  */
-export async function confirmPayment(deps: CheckoutDeps, input: { invoiceId: string; valId?: string | null; tranId?: string | null; actor: Actor }): Promise<PaymentOutcome> {
+export async function confirmPayment(
+  deps: CheckoutDeps,
+  input: { invoiceId: string; valId?: string | null; tranId?: string | null; actor: Actor },
+): Promise<PaymentOutcome> {
   const db = deps.db.kysely;
   const sale = await repo.saleByInvoice(db, input.invoiceId);
   if (!sale) throw notFound('The order');
@@ -77,7 +80,10 @@ export async function confirmPayment(deps: CheckoutDeps, input: { invoiceId: str
     throw conflict('payment_mismatch', 'This payment does not belong to this order');
   }
   if (tx.amount === null || tx.amount !== Number(payment.amount) || tx.amount !== Number(sale.total) || tx.currency !== 'BDT') {
-    deps.log.warn({ invoiceId: sale.invoice_id, paid: tx.amount, currency: tx.currency, total: sale.total }, 'refused a payment confirmation: amount or currency differs');
+    deps.log.warn(
+      { invoiceId: sale.invoice_id, paid: tx.amount, currency: tx.currency, total: sale.total },
+      'refused a payment confirmation: amount or currency differs',
+    );
     throw conflict('payment_mismatch', 'The amount or currency paid does not match the order');
   }
   if (tx.valId) {
@@ -110,11 +116,21 @@ async function applyVerifiedPayment(deps: CheckoutDeps, saleId: number, paymentI
 
     if (PAID_STATES.includes(sale.payment_status)) {
       await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'on_hold', updated_at: now });
-      await addHistory(trx, sale.id, 'on_hold', sale.payment_status, actor, 'A second payment arrived for an order that was already paid: refund one of them', now);
+      await addHistory(
+        trx,
+        sale.id,
+        'on_hold',
+        sale.payment_status,
+        actor,
+        'A second payment arrived for an order that was already paid: refund one of them',
+        now,
+      );
       return { sale: (await repo.saleById(trx, sale.id))!, changed: true };
     }
 
-    const notes: string[] = [review ? 'Payment received; the provider rates it high risk, so the order is held for review' : 'Payment received and verified with the provider'];
+    const notes: string[] = [
+      review ? 'Payment received; the provider rates it high risk, so the order is held for review' : 'Payment received and verified with the provider',
+    ];
     let hold = review;
     if (sale.status === 'cancelled') {
       hold = true;
@@ -122,7 +138,14 @@ async function applyVerifiedPayment(deps: CheckoutDeps, saleId: number, paymentI
     } else if (sale.stock_held === 0) {
       // The stock went back when the payment looked failed; take it again if it is there.
       const lines = await repo.linesOf(trx, [sale.id]);
-      const res = await reserveStock(trx, dialect, sale.id, lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })), sale.pickup_branch_id, now);
+      const res = await reserveStock(
+        trx,
+        dialect,
+        sale.id,
+        lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })),
+        sale.pickup_branch_id,
+        now,
+      );
       if (res.ok) await repo.flipStockHeld(trx, sale.id, 0, now);
       else {
         hold = true;
@@ -187,9 +210,15 @@ export async function settleUnpaid(
   const status = SALE_STATUS_FOR[input.outcome];
   return kysely.transaction().execute(async (trx) => {
     await repo.lockSale(trx, dialect, sale.id);
-    const moved = await repo.transitionSale(trx, sale.id, { fromStatuses: ['pending_payment'], fromPaymentStatuses: ['unpaid', 'pending'] }, { status, payment_status: input.outcome, updated_at: now });
+    const moved = await repo.transitionSale(
+      trx,
+      sale.id,
+      { fromStatuses: ['pending_payment'], fromPaymentStatuses: ['unpaid', 'pending'] },
+      { status, payment_status: input.outcome, updated_at: now },
+    );
     if (!moved) return { sale: (await repo.saleById(trx, sale.id))!, changed: false };
-    const reason = input.reason ?? { failed: 'The payment failed', cancelled: 'The payment was cancelled', expired: 'The payment was not completed in time' }[input.outcome];
+    const reason =
+      input.reason ?? { failed: 'The payment failed', cancelled: 'The payment was cancelled', expired: 'The payment was not completed in time' }[input.outcome];
     await repo.closeOpenPayments(trx, sale.id, input.outcome, reason, now);
     let note = reason;
     if (await repo.flipStockHeld(trx, sale.id, 1, now)) {
@@ -223,7 +252,10 @@ export async function cancelSale(deps: CheckoutDeps, saleId: number, actor: Acto
     const moved = await repo.transitionSale(
       trx,
       sale.id,
-      { fromStatuses: ['pending_payment', 'confirmed', 'booked', 'payment_failed', 'payment_cancelled', 'payment_expired'], fromPaymentStatuses: ['unpaid', 'pending', 'failed', 'cancelled', 'expired', 'proof_submitted'] },
+      {
+        fromStatuses: ['pending_payment', 'confirmed', 'booked', 'payment_failed', 'payment_cancelled', 'payment_expired'],
+        fromPaymentStatuses: ['unpaid', 'pending', 'failed', 'cancelled', 'expired', 'proof_submitted'],
+      },
       { status: 'cancelled', cancelled_at: now, updated_at: now },
     );
     if (!moved) return { sale, changed: false };
@@ -255,10 +287,18 @@ export async function handleNotification(deps: CheckoutDeps, fields: Record<stri
     const r = await confirmPayment(deps, { invoiceId: sale.invoice_id, valId: fields.val_id, actor: 'provider' });
     return { result: r.changed ? 'paid' : 'unchanged' };
   }
-  const outcome: UnpaidOutcome | null = status === 'FAILED' ? 'failed' : status === 'CANCELLED' ? 'cancelled' : status === 'UNATTEMPTED' || status === 'EXPIRED' ? 'expired' : null;
+  const outcome: UnpaidOutcome | null =
+    status === 'FAILED' ? 'failed' : status === 'CANCELLED' ? 'cancelled' : status === 'UNATTEMPTED' || status === 'EXPIRED' ? 'expired' : null;
   if (!outcome) return { result: 'ignored' };
   try {
-    const r = await settleUnpaid(deps, { invoiceId: sale.invoice_id, tranId, outcome, actor: 'provider', authorised: true, reason: fields.error ? `${outcomeText(outcome)}: ${fields.error.slice(0, 200)}` : undefined });
+    const r = await settleUnpaid(deps, {
+      invoiceId: sale.invoice_id,
+      tranId,
+      outcome,
+      actor: 'provider',
+      authorised: true,
+      reason: fields.error ? `${outcomeText(outcome)}: ${fields.error.slice(0, 200)}` : undefined,
+    });
     return { result: r.changed ? outcome : 'unchanged' };
   } catch (err) {
     // A failure notice for an order that is paid (say by a newer session) changes nothing.
@@ -267,7 +307,8 @@ export async function handleNotification(deps: CheckoutDeps, fields: Record<stri
   }
 }
 
-const outcomeText = (o: UnpaidOutcome) => ({ failed: 'The payment failed', cancelled: 'The payment was cancelled', expired: 'The payment was not completed in time' })[o];
+const outcomeText = (o: UnpaidOutcome) =>
+  ({ failed: 'The payment failed', cancelled: 'The payment was cancelled', expired: 'The payment was not completed in time' })[o];
 
 /**
  * Housekeeping, every minute in each process (conditional updates keep the processes

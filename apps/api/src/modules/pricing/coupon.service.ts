@@ -15,11 +15,15 @@ export async function searchCoupons(db: Db, req: TSearchRequest, now = new Date(
     if (p.field === 'code' && typeof p.value === 'string') return { ...p, value: p.value.trim().toUpperCase() };
     return p;
   });
-  const page = await pagedSearch(repo.couponSearchQuery(db, now.toISOString()), { ...req, textParams }, {
-    filter: { code: textField('code'), discountType: textField('discount_type'), valid: booleanField('valid') },
-    sort: { code: 'code', endsAt: 'ends_at', startsAt: 'starts_at', value: 'value', minimumOrder: 'minimum_order' },
-    tieBreaker: 'id',
-  });
+  const page = await pagedSearch(
+    repo.couponSearchQuery(db, now.toISOString()),
+    { ...req, textParams },
+    {
+      filter: { code: textField('code'), discountType: textField('discount_type'), valid: booleanField('valid') },
+      sort: { code: 'code', endsAt: 'ends_at', startsAt: 'starts_at', value: 'value', minimumOrder: 'minimum_order' },
+      tieBreaker: 'id',
+    },
+  );
   return {
     ...page,
     list: page.list.map((c) => ({
@@ -100,7 +104,10 @@ export async function quoteForShopper(db: Db, input: QuoteInput & { ip: string }
  * GET /api/discount/coupons/apply: the coupon amount for a cart, from the same quote as
  * checkout, or the reason the coupon does not apply as a typed error.
  */
-export async function applyCoupon(db: Db, input: { code: string; lines: { skuCode: string; quantity: number }[]; customerId: number | null; ip: string }): Promise<TCouponApplied> {
+export async function applyCoupon(
+  db: Db,
+  input: { code: string; lines: { skuCode: string; quantity: number }[]; customerId: number | null; ip: string },
+): Promise<TCouponApplied> {
   const quote = await quoteForShopper(db, { lines: input.lines, couponCode: input.code, customerId: input.customerId, ip: input.ip });
   const c = quote.coupon!;
   if (!c.applied) {
@@ -108,5 +115,13 @@ export async function applyCoupon(db: Db, input: { code: string; lines: { skuCod
     if (c.reason === 'below_minimum' && c.minimumOrder != null) fields.minimumOrder = String(c.minimumOrder);
     throw new ApiError(`coupon_${c.reason}`, c.message, fields, REFUSAL[c.reason]);
   }
-  return { code: c.code, title: c.title, discountType: c.discountType, value: c.value, minimumOrder: c.minimumOrder, couponAmount: c.amount, totals: quote.totals };
+  return {
+    code: c.code,
+    title: c.title,
+    discountType: c.discountType,
+    value: c.value,
+    minimumOrder: c.minimumOrder,
+    couponAmount: c.amount,
+    totals: quote.totals,
+  };
 }

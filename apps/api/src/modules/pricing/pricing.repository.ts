@@ -12,9 +12,7 @@ function validNow(now: string) {
 
 /** Global discounts with their computed `valid`, as a table the paged search can filter and sort. */
 export function discountSearchQuery(db: Db, now: string) {
-  const inner = db
-    .selectFrom('global_discounts')
-    .select(['id', 'title', 'type', 'discount_type', 'value', 'starts_at', 'ends_at', validNow(now).as('valid')]);
+  const inner = db.selectFrom('global_discounts').select(['id', 'title', 'type', 'discount_type', 'value', 'starts_at', 'ends_at', validNow(now).as('valid')]);
   return db.selectFrom(inner.as('d')).selectAll();
 }
 
@@ -31,12 +29,22 @@ export function validDiscounts(db: Db, now: string) {
 
 export function discountCategories(db: Db, discountIds: number[]) {
   if (!discountIds.length) return Promise.resolve([]);
-  return db.selectFrom('global_discount_categories').select(['discount_id', 'category_id']).where('discount_id', 'in', discountIds).orderBy('category_id').execute();
+  return db
+    .selectFrom('global_discount_categories')
+    .select(['discount_id', 'category_id'])
+    .where('discount_id', 'in', discountIds)
+    .orderBy('category_id')
+    .execute();
 }
 
 export function discountItems(db: Db, discountIds: number[]) {
   if (!discountIds.length) return Promise.resolve([]);
-  return db.selectFrom('global_discount_items').select(['discount_id', 'product_id', 'sku_code']).where('discount_id', 'in', discountIds).orderBy('id').execute();
+  return db
+    .selectFrom('global_discount_items')
+    .select(['discount_id', 'product_id', 'sku_code'])
+    .where('discount_id', 'in', discountIds)
+    .orderBy('id')
+    .execute();
 }
 
 /** The category tree as parent links (a few dozen rows even for a large catalogue). */
@@ -147,6 +155,9 @@ export function couponSearchQuery(db: Db, now: string) {
   return db.selectFrom(inner.as('c')).selectAll();
 }
 
-export function insertCouponUsage(db: Db, row: { coupon_id: number; customer_id: number | null; order_ref: string | null; amount: number; created_at: string }) {
+export function insertCouponUsage(
+  db: Db,
+  row: { coupon_id: number; customer_id: number | null; order_ref: string | null; amount: number; created_at: string },
+) {
   return db.insertInto('coupon_usages').values(row).returning('id').executeTakeFirstOrThrow();
 }

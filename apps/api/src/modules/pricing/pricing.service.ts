@@ -69,7 +69,13 @@ export async function validDiscounts(db: Db, now = new Date()): Promise<TGlobalD
  */
 export async function searchDiscounts(db: Db, req: TSearchRequest, now = new Date()) {
   const page = await pagedSearch(repo.discountSearchQuery(db, now.toISOString()), req, {
-    filter: { id: integerField('id'), type: textField('type'), discountType: textField('discount_type'), valid: booleanField('valid'), title: textField('title') },
+    filter: {
+      id: integerField('id'),
+      type: textField('type'),
+      discountType: textField('discount_type'),
+      valid: booleanField('valid'),
+      title: textField('title'),
+    },
     sort: { id: 'id', title: 'title', value: 'value', startsAt: 'starts_at', endsAt: 'ends_at' },
     tieBreaker: 'id',
   });

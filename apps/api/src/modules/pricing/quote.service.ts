@@ -74,10 +74,25 @@ export async function quoteCart(db: Db, input: QuoteInput): Promise<TCartQuote> 
     const quantity = merged.get(code)!;
     const s = byCode.get(code);
     if (!s) {
-      return { skuCode: code, quantity, status: 'unavailable', availableQuantity: 0, product: null, sku: null, salesPrice: 0, unitPrice: 0, saving: 0, discountId: null, subTotal: 0 };
+      return {
+        skuCode: code,
+        quantity,
+        status: 'unavailable',
+        availableQuantity: 0,
+        product: null,
+        sku: null,
+        salesPrice: 0,
+        unitPrice: 0,
+        saving: 0,
+        discountId: null,
+        subTotal: 0,
+      };
     }
     const categoryIds = (catsOf.get(s.product_id) ?? []).sort((a, b) => a - b);
-    const price = priceSku({ productId: s.product_id, categoryIds, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price }, discounts);
+    const price = priceSku(
+      { productId: s.product_id, categoryIds, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price },
+      discounts,
+    );
     const available = stockOf.get(s.sku_id) ?? 0;
     const status: TQuoteLine['status'] = available <= 0 ? 'out_of_stock' : available < quantity ? 'insufficient_stock' : 'ok';
     return {
@@ -88,7 +103,10 @@ export async function quoteCart(db: Db, input: QuoteInput): Promise<TCartQuote> 
       product: { id: s.product_id, title: s.title, slug: s.slug, image: s.image ?? null, kind: s.kind, categoryIds },
       sku: {
         code: s.code,
-        label: labels.filter((l) => l.sku_id === s.sku_id).map((l) => l.display_label).join(' / '),
+        label: labels
+          .filter((l) => l.sku_id === s.sku_id)
+          .map((l) => l.display_label)
+          .join(' / '),
         salesPrice: s.sales_price,
         discountedSalesPrice: s.discounted_sales_price,
       },
@@ -140,7 +158,10 @@ export async function lockCoupon(trx: Db, dialect: Dialect, code: string): Promi
   await lockForTransaction(trx, dialect, COUPON_LOCK_BASE + (h % 1_000_000));
 }
 
-export async function recordCouponUse(trx: Db, use: { code: string; customerId: number | null; orderRef: string | null; amount: number; now?: Date }): Promise<number> {
+export async function recordCouponUse(
+  trx: Db,
+  use: { code: string; customerId: number | null; orderRef: string | null; amount: number; now?: Date },
+): Promise<number> {
   const row = await repo.couponByCode(trx, normalizeCouponCode(use.code));
   if (!row) throw new Error(`no coupon ${use.code}`);
   const inserted = await repo.insertCouponUsage(trx, {

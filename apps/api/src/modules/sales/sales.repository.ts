@@ -41,7 +41,11 @@ export async function transitionSale(
   guard: { fromStatuses: readonly string[]; fromPaymentStatuses?: readonly string[] },
   set: Updateable<SalesTable>,
 ): Promise<boolean> {
-  let q = db.updateTable('sales').set(set).where('id', '=', id).where('status', 'in', [...guard.fromStatuses]);
+  let q = db
+    .updateTable('sales')
+    .set(set)
+    .where('id', '=', id)
+    .where('status', 'in', [...guard.fromStatuses]);
   if (guard.fromPaymentStatuses) q = q.where('payment_status', 'in', [...guard.fromPaymentStatuses]);
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
@@ -49,7 +53,12 @@ export async function transitionSale(
 
 /** Flips stock_held 1 → 0 (or 0 → 1); true only for the one caller that flipped it. */
 export async function flipStockHeld(db: Q, id: number, from: 0 | 1, now: string): Promise<boolean> {
-  const r = await db.updateTable('sales').set({ stock_held: from === 1 ? 0 : 1, updated_at: now }).where('id', '=', id).where('stock_held', '=', from).executeTakeFirst();
+  const r = await db
+    .updateTable('sales')
+    .set({ stock_held: from === 1 ? 0 : 1, updated_at: now })
+    .where('id', '=', id)
+    .where('stock_held', '=', from)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -75,7 +84,12 @@ export function insertHistory(db: Q, row: { sale_id: number; status: string; pay
 }
 
 export function historyOf(db: Q, saleId: number) {
-  return db.selectFrom('sale_status_history').select(['status', 'payment_status', 'actor', 'note', 'created_at']).where('sale_id', '=', saleId).orderBy('id').execute();
+  return db
+    .selectFrom('sale_status_history')
+    .select(['status', 'payment_status', 'actor', 'note', 'created_at'])
+    .where('sale_id', '=', saleId)
+    .orderBy('id')
+    .execute();
 }
 
 /** The paged list's base query: one customer's sales, or the given ids (a guest's). */
@@ -88,7 +102,12 @@ export function salesQuery(db: Q, owner: { customerId: number } | { saleIds: num
 /** Guest sales by invoice id, with their token hashes (for the access cookie). */
 export function guestSalesByInvoice(db: Q, invoiceIds: string[]) {
   if (!invoiceIds.length) return Promise.resolve([]);
-  return db.selectFrom('sales').select(['id', 'invoice_id', 'access_token_hash']).where('invoice_id', 'in', invoiceIds).where('customer_id', 'is', null).execute();
+  return db
+    .selectFrom('sales')
+    .select(['id', 'invoice_id', 'access_token_hash'])
+    .where('invoice_id', 'in', invoiceIds)
+    .where('customer_id', 'is', null)
+    .execute();
 }
 
 /** Card orders whose payment session has been open longer than allowed. */
@@ -98,7 +117,14 @@ export function stalePendingSales(db: Q, before: string, limit: number) {
 
 /** Unpaid card orders nobody paid again in time. */
 export function abandonedSales(db: Q, statuses: readonly string[], before: string, limit: number) {
-  return db.selectFrom('sales').selectAll().where('status', 'in', [...statuses]).where('updated_at', '<', before).orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('sales')
+    .selectAll()
+    .where('status', 'in', [...statuses])
+    .where('updated_at', '<', before)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /**
@@ -126,7 +152,9 @@ export async function heldUnits(
   return {
     address: await units(keys.address === null ? null : held().where('sales.client_address', '=', keys.address)),
     customer: await units(keys.customerId === null ? null : held().where('sales.customer_id', '=', keys.customerId)),
-    email: await units(keys.email === null ? null : held().where('sales.customer_id', 'is', null).where(sql<string>`lower(sales.contact_email)`, '=', keys.email)),
+    email: await units(
+      keys.email === null ? null : held().where('sales.customer_id', 'is', null).where(sql<string>`lower(sales.contact_email)`, '=', keys.email),
+    ),
     mobile: await units(keys.mobile === null ? null : held().where('sales.customer_id', 'is', null).where('sales.contact_mobile', '=', keys.mobile)),
   };
 }
@@ -194,7 +222,11 @@ export async function returnStock(db: Q, skuId: number, branchId: number, quanti
 
 export function insertReservations(db: Q, rows: Insertable<StockReservationsTable>[]) {
   if (!rows.length) return Promise.resolve();
-  return db.insertInto('stock_reservations').values(rows).execute().then(() => undefined);
+  return db
+    .insertInto('stock_reservations')
+    .values(rows)
+    .execute()
+    .then(() => undefined);
 }
 
 export function heldReservations(db: Q, saleId: number) {
@@ -210,7 +242,13 @@ export function heldReservations(db: Q, saleId: number) {
 
 export function markReservationsReleased(db: Q, ids: number[], now: string) {
   if (!ids.length) return Promise.resolve();
-  return db.updateTable('stock_reservations').set({ released_at: now }).where('id', 'in', ids).where('released_at', 'is', null).execute().then(() => undefined);
+  return db
+    .updateTable('stock_reservations')
+    .set({ released_at: now })
+    .where('id', 'in', ids)
+    .where('released_at', 'is', null)
+    .execute()
+    .then(() => undefined);
 }
 
 // ---- payments ------------------------------------------------------------------------------
@@ -233,7 +271,12 @@ export function paymentByValId(db: Q, valId: string) {
 
 /** Changes a payment only from one of `from`; true for the one caller that changed it. */
 export async function transitionPayment(db: Q, id: number, from: readonly string[], set: Updateable<PaymentsTable>): Promise<boolean> {
-  const r = await db.updateTable('payments').set(set).where('id', '=', id).where('status', 'in', [...from]).executeTakeFirst();
+  const r = await db
+    .updateTable('payments')
+    .set(set)
+    .where('id', '=', id)
+    .where('status', 'in', [...from])
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -260,7 +303,15 @@ export function attachmentsOf(db: Q, saleId: number) {
   return db
     .selectFrom('sale_attachments')
     .leftJoin('files', 'files.uuid', 'sale_attachments.file_uuid')
-    .select(['sale_attachments.file_uuid', 'sale_attachments.kind', 'sale_attachments.note', 'sale_attachments.created_at', 'files.name', 'files.mime_type', 'files.size'])
+    .select([
+      'sale_attachments.file_uuid',
+      'sale_attachments.kind',
+      'sale_attachments.note',
+      'sale_attachments.created_at',
+      'files.name',
+      'files.mime_type',
+      'files.size',
+    ])
     .where('sale_attachments.sale_id', '=', saleId)
     .orderBy('sale_attachments.id')
     .execute();

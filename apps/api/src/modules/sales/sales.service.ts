@@ -48,7 +48,13 @@ export async function searchSales(deps: CheckoutDeps, request: FastifyRequest, r
   const owner = request.customerId !== null ? { customerId: request.customerId } : { saleIds: await guestSaleIds(deps, request) };
   const sorted = req.sortParams.length ? req : { ...req, sortParams: [{ field: 'createdAt', type: 'DESC' as const }] };
   const page = await pagedSearch(repo.salesQuery(db, owner), sorted, {
-    filter: { kind: textField('kind'), status: textField('status'), paymentStatus: textField('payment_status'), paymentMethod: textField('payment_method'), invoiceId: textField('invoice_id') },
+    filter: {
+      kind: textField('kind'),
+      status: textField('status'),
+      paymentStatus: textField('payment_status'),
+      paymentMethod: textField('payment_method'),
+      invoiceId: textField('invoice_id'),
+    },
     sort: { createdAt: 'created_at', total: 'total', updatedAt: 'updated_at' },
     tieBreaker: 'id',
   });
@@ -68,10 +74,21 @@ export async function cancelOwnSale(deps: CheckoutDeps, request: FastifyRequest,
  * booking, as a file uploaded through POST /api/files by the same customer (a guest's
  * upload has no owner; its random uuid is then the only key).
  */
-export async function attachPaymentProof(deps: CheckoutDeps, request: FastifyRequest, ref: { id?: number; invoiceId?: string }, fileUuid: string, note?: string): Promise<TSale> {
+export async function attachPaymentProof(
+  deps: CheckoutDeps,
+  request: FastifyRequest,
+  ref: { id?: number; invoiceId?: string },
+  fileUuid: string,
+  note?: string,
+): Promise<TSale> {
   const db = deps.db.kysely;
   const row = await accessibleSale(deps, request, ref);
-  const state = { kind: row.kind as 'order' | 'booking', paymentMethod: row.payment_method as TPaymentMethod, status: row.status as TSaleStatus, paymentStatus: row.payment_status as TPaymentStatus };
+  const state = {
+    kind: row.kind as 'order' | 'booking',
+    paymentMethod: row.payment_method as TPaymentMethod,
+    status: row.status as TSaleStatus,
+    paymentStatus: row.payment_status as TPaymentStatus,
+  };
   if (!canUploadProof(state)) throw conflict('cannot_attach', 'A payment proof can be added only to a booking that is still open');
   const file = request.customerId !== null ? await findFileForOwner(db, fileUuid, request.customerId) : await findFile(db, fileUuid);
   if (!file || (request.customerId === null && file.owner_customer_id !== null)) {
@@ -80,8 +97,22 @@ export async function attachPaymentProof(deps: CheckoutDeps, request: FastifyReq
   const now = new Date().toISOString();
   await db.transaction().execute(async (trx) => {
     await repo.insertAttachment(trx, { sale_id: row.id, file_uuid: file.uuid, kind: 'payment_proof', note: note?.trim().slice(0, 300) ?? '', created_at: now });
-    const moved = await repo.transitionSale(trx, row.id, { fromStatuses: ['booked'], fromPaymentStatuses: ['unpaid', 'proof_submitted'] }, { payment_status: 'proof_submitted', updated_at: now });
-    if (moved) await addHistory(trx, row.id, 'booked', 'proof_submitted', request.customerId !== null ? 'customer' : 'guest', `Payment proof uploaded: ${file.name}`, now);
+    const moved = await repo.transitionSale(
+      trx,
+      row.id,
+      { fromStatuses: ['booked'], fromPaymentStatuses: ['unpaid', 'proof_submitted'] },
+      { payment_status: 'proof_submitted', updated_at: now },
+    );
+    if (moved)
+      await addHistory(
+        trx,
+        row.id,
+        'booked',
+        'proof_submitted',
+        request.customerId !== null ? 'customer' : 'guest',
+        `Payment proof uploaded: ${file.name}`,
+        now,
+      );
   });
   return getSale(deps, request, { id: row.id });
 }

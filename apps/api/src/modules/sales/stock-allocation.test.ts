@@ -58,8 +58,18 @@ describe('stock allocation', () => {
   });
 
   it('names the branch that supplies most units', () => {
-    expect(mainBranch([{ skuId: 1, branchId: 3, quantity: 1 }, { skuId: 2, branchId: 2, quantity: 2 }])).toBe(2);
-    expect(mainBranch([{ skuId: 1, branchId: 3, quantity: 1 }, { skuId: 2, branchId: 2, quantity: 1 }])).toBe(2);
+    expect(
+      mainBranch([
+        { skuId: 1, branchId: 3, quantity: 1 },
+        { skuId: 2, branchId: 2, quantity: 2 },
+      ]),
+    ).toBe(2);
+    expect(
+      mainBranch([
+        { skuId: 1, branchId: 3, quantity: 1 },
+        { skuId: 2, branchId: 2, quantity: 1 },
+      ]),
+    ).toBe(2);
     expect(mainBranch([])).toBeNull();
   });
 });

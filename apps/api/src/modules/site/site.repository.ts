@@ -8,7 +8,5 @@ export function listKvps(db: Kysely<Database>, keys?: string[]) {
 }
 
 export function contentQuery(db: Kysely<Database>) {
-  return db
-    .selectFrom('cms_content')
-    .select(['id', 'type', 'title', 'slug', 'body', 'fields', 'sort_order', 'updated_at']);
+  return db.selectFrom('cms_content').select(['id', 'type', 'title', 'slug', 'body', 'fields', 'sort_order', 'updated_at']);
 }

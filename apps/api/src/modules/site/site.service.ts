@@ -20,7 +20,16 @@ export type ContentItem = {
   updatedAt: string;
 };
 
-export function toContentItem(r: { id: number; type: string; title: string; slug: string; body: string; fields: string; sort_order: number; updated_at: string }): ContentItem {
+export function toContentItem(r: {
+  id: number;
+  type: string;
+  title: string;
+  slug: string;
+  body: string;
+  fields: string;
+  sort_order: number;
+  updated_at: string;
+}): ContentItem {
   let fields: Record<string, unknown> = {};
   try {
     fields = JSON.parse(r.fields);

@@ -2,7 +2,13 @@ import { MESSAGES, normaliseEmail, validateSubscriptionEmail } from '@storefront
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EmailSubscriptionsTable } from '../../db/schema.ts';
 import { ApiError, conflict } from '../../lib/errors.ts';
-import { claimGuestSubscription, findCustomerEmail, findSubscriptionByCustomer, findSubscriptionByEmailKey, insertSubscriptionIfNew } from './subscriptions.repository.ts';
+import {
+  claimGuestSubscription,
+  findCustomerEmail,
+  findSubscriptionByCustomer,
+  findSubscriptionByEmailKey,
+  insertSubscriptionIfNew,
+} from './subscriptions.repository.ts';
 
 export interface Subscription {
   id: number;
@@ -21,10 +27,7 @@ function toSubscription(r: Pick<Selectable<EmailSubscriptionsTable>, 'id' | 'ema
  * customer of the request, if any; the body's userId is never trusted. 409 when the
  * address (in any letter case) is already subscribed.
  */
-export async function subscribe(
-  db: Kysely<Database>,
-  input: { email: string; offer: string; type: string; customerId: number | null },
-): Promise<Subscription> {
+export async function subscribe(db: Kysely<Database>, input: { email: string; offer: string; type: string; customerId: number | null }): Promise<Subscription> {
   const problem = validateSubscriptionEmail(input.email);
   if (problem) throw new ApiError('validation_error', problem, { email: problem });
   const email = input.email.trim();
@@ -48,6 +51,7 @@ export async function subscribe(
  */
 export async function subscriptionStatus(db: Kysely<Database>, customerId: number) {
   const accountEmail = (await findCustomerEmail(db, customerId))?.email;
-  const row = (await findSubscriptionByCustomer(db, customerId)) ?? (accountEmail ? await findSubscriptionByEmailKey(db, normaliseEmail(accountEmail)) : undefined);
+  const row =
+    (await findSubscriptionByCustomer(db, customerId)) ?? (accountEmail ? await findSubscriptionByEmailKey(db, normaliseEmail(accountEmail)) : undefined);
   return row ? { subscribed: true as const, subscription: toSubscription(row) } : { subscribed: false as const, subscription: null };
 }

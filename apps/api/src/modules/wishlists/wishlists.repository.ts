@@ -57,7 +57,11 @@ export function skuOfProduct(db: Q, productId: number, skuCode: string) {
 
 /** The customer's wishlist id, creating the wishlist when it does not exist yet. */
 export async function ensureWishlist(db: Q, customerId: number, now: string): Promise<number> {
-  await db.insertInto('wishlists').values({ customer_id: customerId, created_at: now }).onConflict((oc) => oc.column('customer_id').doNothing()).execute();
+  await db
+    .insertInto('wishlists')
+    .values({ customer_id: customerId, created_at: now })
+    .onConflict((oc) => oc.column('customer_id').doNothing())
+    .execute();
   const row = await db.selectFrom('wishlists').select('id').where('customer_id', '=', customerId).executeTakeFirstOrThrow();
   return row.id;
 }
@@ -89,6 +93,10 @@ export async function deleteEntry(db: Q, customerId: number, where: { id: number
 }
 
 export async function countItems(db: Q, customerId: number): Promise<number> {
-  const r = await db.selectFrom('wishlist_items').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', customerId).executeTakeFirst();
+  const r = await db
+    .selectFrom('wishlist_items')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
   return Number(r?.n ?? 0);
 }

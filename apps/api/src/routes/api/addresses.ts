@@ -38,7 +38,8 @@ export const addressRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['customer'],
         summary: 'The customer’s saved addresses (spec §7, paged search of §3)',
-        description: 'Filter fields: division, district, label. Sort fields: dateCreated, dateUpdated, isDefault, fullName. Default: the default address first, then the most recently used.',
+        description:
+          'Filter fields: division, district, label. Sort fields: dateCreated, dateUpdated, isDefault, fullName. Default: the default address first, then the most recently used.',
         body: ZSearchRequest,
         response: { 200: ZPage(ZAddress), 400: ZApiError, 401: ZApiError },
       },
@@ -48,7 +49,14 @@ export const addressRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/addresses/:id',
-    { schema: { tags: ['customer'], summary: 'One saved address (another customer’s answers 404)', params: ZId, response: { 200: ZAddress, 401: ZApiError, 404: ZApiError } } },
+    {
+      schema: {
+        tags: ['customer'],
+        summary: 'One saved address (another customer’s answers 404)',
+        params: ZId,
+        response: { 200: ZAddress, 401: ZApiError, 404: ZApiError },
+      },
+    },
     async (req) => getAddress(db, requireCustomer(req), req.params.id),
   );
 

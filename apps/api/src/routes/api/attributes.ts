@@ -13,7 +13,8 @@ export const attributeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['catalogue'],
         summary: 'The attribute search of spec §7: pages from 1, size 50, fetchCount; list of id and sortOrder',
-        description: "Filter fields: id, name. Sort fields: sortOrder, name, id. nextPageToken is '' on the last page. The storefront caches the whole list under all-attributes for 24 hours.",
+        description:
+          "Filter fields: id, name. Sort fields: sortOrder, name, id. nextPageToken is '' on the last page. The storefront caches the whole list under all-attributes for 24 hours.",
         body: ZSearchRequest,
         response: { 200: ZAttributePage, 400: ZApiError, 401: ZApiError },
       },

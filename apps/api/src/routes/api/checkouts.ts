@@ -1,4 +1,12 @@
-import { ORDER_ACCESS_COOKIE, PAYMENT_STATUSES, SALE_STATUSES, ZApiError, ZCheckoutRequest, ZCheckoutResponse, ZPaymentSessionResponse } from '@storefront/shared';
+import {
+  ORDER_ACCESS_COOKIE,
+  PAYMENT_STATUSES,
+  SALE_STATUSES,
+  ZApiError,
+  ZCheckoutRequest,
+  ZCheckoutResponse,
+  ZPaymentSessionResponse,
+} from '@storefront/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +29,13 @@ const ZCheckoutHeaders = z.object({
     .optional(),
 });
 
-const ZInvoiceQuery = z.object({ invoiceId: z.string().min(6).max(40).regex(/^[A-Za-z0-9-]+$/, 'Not an invoice id') });
+const ZInvoiceQuery = z.object({
+  invoiceId: z
+    .string()
+    .min(6)
+    .max(40)
+    .regex(/^[A-Za-z0-9-]+$/, 'Not an invoice id'),
+});
 
 // The gateway's own field names are accepted too, so a return can be forwarded as it came.
 const ZPaymentRef = z
@@ -52,7 +66,12 @@ export { PROVIDER_CHECKS_PER_ORDER } from '../../modules/checkout/provider-check
  * (docs/decisions/0022): its owner, the payer showing one of its tran_ids, or a stranger
  * known only by client address.
  */
-async function providerCheckCaller(db: Parameters<typeof paymentsOf>[0], sale: SaleRow, req: FastifyRequest, tranId: string | null): Promise<ProviderCheckCaller> {
+async function providerCheckCaller(
+  db: Parameters<typeof paymentsOf>[0],
+  sale: SaleRow,
+  req: FastifyRequest,
+  tranId: string | null,
+): Promise<ProviderCheckCaller> {
   if (mayAccess(sale, req)) return { kind: 'owner' };
   if (tranId && (await paymentsOf(db, sale.id)).some((p) => p.tran_id === tranId)) return { kind: 'payer', tranId };
   return { kind: 'other', address: req.ip };
@@ -66,7 +85,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['checkout'],
         summary: 'Place an order or a booking (spec §7)',
         description:
-          'Only skus and quantities are read: prices, discounts, the coupon amount and the total are computed by the server (unknown keys such as a price or total are ignored). With an `Idempotency-Key` header, sending the same request again (a retry after a lost answer, a second click) answers 200 with the order the first one placed, and the header `Idempotent-Replayed: true`, instead of placing another; the same key with another request, or from someone else, is 409 `idempotency_key_reused`. One transaction creates the sale, reserves its stock and records the coupon use; when stock is short the answer is 409 `out_of_stock` naming the lines, and nothing is written. Card: `paymentUrl` is the gateway page. Guests get an `accessToken` (also set as the httpOnly cookie `order_access`) that opens the order for them and nobody else. A guest\'s key belongs to the device that sent it (`x-device-id`, else the client address). Limits (docs/decisions/0022): at most ORDER_MAX_LINE_QUANTITY of one item and ORDER_MAX_UNITS items per order (400 `quantity_limit` naming the line); checkouts are counted per client address, customer and guest email and mobile (429 `rate_limited` with Retry-After); the units that unpaid orders and bookings of one client may hold at once are capped (409 `unpaid_limit`). A booking with no payment proof is released after BOOKING_HOLD_HOURS.',
+          "Only skus and quantities are read: prices, discounts, the coupon amount and the total are computed by the server (unknown keys such as a price or total are ignored). With an `Idempotency-Key` header, sending the same request again (a retry after a lost answer, a second click) answers 200 with the order the first one placed, and the header `Idempotent-Replayed: true`, instead of placing another; the same key with another request, or from someone else, is 409 `idempotency_key_reused`. One transaction creates the sale, reserves its stock and records the coupon use; when stock is short the answer is 409 `out_of_stock` naming the lines, and nothing is written. Card: `paymentUrl` is the gateway page. Guests get an `accessToken` (also set as the httpOnly cookie `order_access`) that opens the order for them and nobody else. A guest's key belongs to the device that sent it (`x-device-id`, else the client address). Limits (docs/decisions/0022): at most ORDER_MAX_LINE_QUANTITY of one item and ORDER_MAX_UNITS items per order (400 `quantity_limit` naming the line); checkouts are counted per client address, customer and guest email and mobile (429 `rate_limited` with Retry-After); the units that unpaid orders and bookings of one client may hold at once are capped (409 `unpaid_limit`). A booking with no payment proof is released after BOOKING_HOLD_HOURS.",
         headers: ZCheckoutHeaders,
         body: ZCheckoutRequest,
         response: { 200: ZCheckoutResponse, 201: ZCheckoutResponse, ...errors },
@@ -74,7 +93,10 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const deps = checkoutDeps(app, req.log);
-      const placed = await placeOrder(deps, req.body, req.customerId, req.headers['idempotency-key'] ?? null, { address: req.ip, deviceId: deviceIdFrom(req.headers['x-device-id']) });
+      const placed = await placeOrder(deps, req.body, req.customerId, req.headers['idempotency-key'] ?? null, {
+        address: req.ip,
+        deviceId: deviceIdFrom(req.headers['x-device-id']),
+      });
       if (placed.accessToken) {
         const { cookie } = requestTokens(req);
         cookie.set(placed.sale.invoice_id, placed.accessToken);
@@ -108,7 +130,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['checkout'],
         summary: 'Confirm a card payment (spec §7)',
         description:
-          'Marks the order paid only after the payment provider has confirmed it: with `valId` through the validation API, without it through the transaction query for the order\'s own transaction ids; tran_id, amount and currency must match the order. Otherwise 409 and the order stays unpaid. Repeating it changes nothing.',
+          "Marks the order paid only after the payment provider has confirmed it: with `valId` through the validation API, without it through the transaction query for the order's own transaction ids; tran_id, amount and currency must match the order. Otherwise 409 and the order stays unpaid. Repeating it changes nothing.",
         querystring: ZInvoiceQuery,
         body: ZPaymentRef,
         response: { 200: ZPaymentState, ...errors },
@@ -143,7 +165,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['checkout'],
           summary: outcome === 'cancelled' ? 'The payer cancelled the card payment (spec §7)' : 'The card payment failed (spec §7)',
           description:
-            'Releases the order\'s stock; the order can be paid again later. Only the order\'s owner, or a caller showing the tran_id of its open payment session, may do this; a paid order is refused with 409. Before releasing, the provider is asked whether the payment went through after all. Repeating it changes nothing.',
+            "Releases the order's stock; the order can be paid again later. Only the order's owner, or a caller showing the tran_id of its open payment session, may do this; a paid order is refused with 409. Before releasing, the provider is asked whether the payment went through after all. Repeating it changes nothing.",
           querystring: ZInvoiceQuery,
           body: ZPaymentRef,
           response: { 200: ZPaymentState, ...errors },
@@ -178,7 +200,8 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['checkout'],
         summary: 'Pay an unpaid card order again: a new payment session',
-        description: 'For the order\'s owner. Reserves the stock again if it was released (409 `out_of_stock` when it is gone) and answers the new gateway page URL.',
+        description:
+          "For the order's owner. Reserves the stock again if it was released (409 `out_of_stock` when it is gone) and answers the new gateway page URL.",
         querystring: ZInvoiceQuery,
         response: { 201: ZPaymentSessionResponse, ...errors },
       },

@@ -5,7 +5,12 @@ import { sendContactMessage } from '../../modules/contact/contact.service.ts';
 
 // Lengths are checked with the per-field messages in the service; this only keeps
 // absurd bodies out (a little over each limit, so the shopper gets the friendly message).
-const field = (max: number, description: string) => z.string().max(max * 2 + 100).default('').describe(description);
+const field = (max: number, description: string) =>
+  z
+    .string()
+    .max(max * 2 + 100)
+    .default('')
+    .describe(description);
 
 export const ZContactRequest = z.object({
   client_name: field(CONTACT_LIMITS.client_name, 'Your Name'),

@@ -36,7 +36,7 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(healthRoutes);
   await app.register(kvpsRoutes);
   await app.register(cmsArticleRoutes);
-  // Catalogue (issue #3)
+  // Catalogue
   await app.register(categoryRoutes);
   await app.register(itemsV3Routes);
   await app.register(itemsV2Routes);
@@ -62,7 +62,7 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(forgotRoutes);
   await app.register(addressRoutes);
   await app.register(wishlistItemRoutes);
-  // Checkout, payments, orders and bookings (issue #6)
+  // Checkout, payments, orders and bookings
   await app.register(checkoutRoutes);
   await app.register(salesRoutes);
   await app.register(qrRoutes);

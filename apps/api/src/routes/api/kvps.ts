@@ -19,7 +19,10 @@ export const kvpsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req, reply) => {
-      const keys = req.query.keys?.split(',').map((k) => k.trim()).filter(Boolean);
+      const keys = req.query.keys
+        ?.split(',')
+        .map((k) => k.trim())
+        .filter(Boolean);
       // Every server-rendered page reads these: served from the read cache (docs/decisions/0007).
       return cachedRead(app, req, reply, ZSettings, HTTP_CACHE.reference, () => siteSettings(app.db.kysely, keys));
     },

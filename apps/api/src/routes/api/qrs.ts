@@ -13,9 +13,13 @@ export const qrRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['sales'],
         summary: 'A QR code for an invoice (spec §7)',
         description:
-          'Encodes the address of the order page for the invoice, to show at a showroom for payment or pickup. SVG by default, PNG with format=png. Only the order\'s owner gets it; anyone else 404.',
+          "Encodes the address of the order page for the invoice, to show at a showroom for payment or pickup. SVG by default, PNG with format=png. Only the order's owner gets it; anyone else 404.",
         querystring: z.object({
-          invoiceId: z.string().min(6).max(40).regex(/^[A-Za-z0-9-]+$/, 'Not an invoice id'),
+          invoiceId: z
+            .string()
+            .min(6)
+            .max(40)
+            .regex(/^[A-Za-z0-9-]+$/, 'Not an invoice id'),
           format: z.enum(['svg', 'png']).default('svg'),
           size: z.coerce.number().int().min(64).max(1024).default(256),
         }),

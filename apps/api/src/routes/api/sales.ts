@@ -9,7 +9,12 @@ const ZSaleRef = z
   .object({
     // Ids are 32-bit in the database: a larger one is a 400, not a PostgreSQL range error.
     id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
-    invoiceId: z.string().min(6).max(40).regex(/^[A-Za-z0-9-]+$/, 'Not an invoice id').optional(),
+    invoiceId: z
+      .string()
+      .min(6)
+      .max(40)
+      .regex(/^[A-Za-z0-9-]+$/, 'Not an invoice id')
+      .optional(),
   })
   .refine((q) => q.id !== undefined || q.invoiceId !== undefined, { message: 'Give the id or the invoiceId of the order', path: ['id'] });
 
@@ -23,7 +28,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['sales'],
         summary: 'Orders and bookings of the caller (spec §7)',
         description:
-          'The signed-in customer\'s sales, or for a guest the orders this browser placed (its order-access cookie). Filter fields: kind (`order` or `booking`: bookings only), status, paymentStatus, paymentMethod, invoiceId. Sort fields: createdAt (default, newest first), total, updatedAt.',
+          "The signed-in customer's sales, or for a guest the orders this browser placed (its order-access cookie). Filter fields: kind (`order` or `booking`: bookings only), status, paymentStatus, paymentMethod, invoiceId. Sort fields: createdAt (default, newest first), total, updatedAt.",
         body: ZSearchRequest,
         response: { 200: ZPage(ZSale), ...errors },
       },
@@ -67,7 +72,8 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['sales'],
         summary: 'Attach a payment proof to a booking (spec §7)',
-        description: 'The file is uploaded first through POST /api/files by the same customer; this links it to the booking as its payment proof (a bank deposit slip).',
+        description:
+          'The file is uploaded first through POST /api/files by the same customer; this links it to the booking as its payment proof (a bank deposit slip).',
         body: z.object({
           id: z.number().int().positive().max(2_147_483_647).optional(),
           invoiceId: z.string().min(6).max(40).optional(),
@@ -81,7 +87,8 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const uuid = req.body.fileUuid ?? req.body.uuid;
       if (!uuid) throw badRequest('Give the uuid of the uploaded file', { fileUuid: 'Give the uuid of the uploaded file' });
-      if (req.body.id === undefined && !req.body.invoiceId) throw badRequest('Give the id or the invoiceId of the booking', { id: 'Give the id or the invoiceId of the booking' });
+      if (req.body.id === undefined && !req.body.invoiceId)
+        throw badRequest('Give the id or the invoiceId of the booking', { id: 'Give the id or the invoiceId of the booking' });
       return attachPaymentProof(checkoutDeps(app, req.log), req, { id: req.body.id, invoiceId: req.body.invoiceId }, uuid, req.body.note);
     },
   );

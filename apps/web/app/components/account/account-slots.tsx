@@ -36,6 +36,7 @@ export function Avatar({ user, size = 32 }: { user: Pick<ShellUser, 'name' | 'im
 function SessionSync({ serverUser }: { serverUser: ShellUser | null }) {
   const first = useRef(true);
   const revalidator = useRevalidator();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the server's user changes; the value itself is read from the session store.
   useEffect(() => {
     if (first.current) {
       first.current = false;
@@ -43,12 +44,12 @@ function SessionSync({ serverUser }: { serverUser: ShellUser | null }) {
     }
     session.acceptServerUser();
   }, [serverUser]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once on mount: the revalidator's identity changes every render.
   useEffect(() => {
     void session.retryPendingSignOut().then((done) => {
       if (done) void revalidator.revalidate();
     });
     // Once per page load.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return null;
 }
@@ -109,7 +110,10 @@ export function AccountButton({ user: serverUser }: { user: ShellUser | null }) 
                 </Link>
               </DropdownMenu.Item>
               <DropdownMenu.Item asChild>
-                <Link to="/profile?tab=wishlist" className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100">
+                <Link
+                  to="/profile?tab=wishlist"
+                  className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100"
+                >
                   <HeartIcon width={18} height={18} /> Wishlist
                 </Link>
               </DropdownMenu.Item>

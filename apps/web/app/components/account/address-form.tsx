@@ -10,7 +10,16 @@ type Fields = TAddressFields & { label: string; isDefault: boolean };
 export const emptyAddress = (): Fields => ({ fullName: '', phone: '', division: '', district: '', area: '', addressLine: '', label: '', isDefault: false });
 
 export function addressFields(a: TAddress): Fields {
-  return { fullName: a.fullName, phone: displayMobile(a.phone), division: a.division, district: a.district, area: a.area, addressLine: a.addressLine, label: a.label ?? '', isDefault: a.isDefault };
+  return {
+    fullName: a.fullName,
+    phone: displayMobile(a.phone),
+    division: a.division,
+    district: a.district,
+    area: a.area,
+    addressLine: a.addressLine,
+    label: a.label ?? '',
+    isDefault: a.isDefault,
+  };
 }
 
 /**
@@ -47,11 +56,25 @@ export function AddressForm({
   }
 
   return (
-    <form ref={form} onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-2" aria-label={addressId ? 'Edit address' : 'New address'} data-testid="address-form">
+    <form
+      ref={form}
+      onSubmit={submit}
+      noValidate
+      className="grid gap-4 md:grid-cols-2"
+      aria-label={addressId ? 'Edit address' : 'New address'}
+      data-testid="address-form"
+    >
       <div className="md:col-span-2">
         <FormAlert>{alert}</FormAlert>
       </div>
-      <TextField label="Receiver’s Name" name="fullName" autoComplete="name" value={values.fullName} onChange={(e) => set('fullName', e.target.value)} error={errors.fullName} />
+      <TextField
+        label="Receiver’s Name"
+        name="fullName"
+        autoComplete="name"
+        value={values.fullName}
+        onChange={(e) => set('fullName', e.target.value)}
+        error={errors.fullName}
+      />
       <TextField
         label="Phone"
         name="phone"
@@ -77,7 +100,14 @@ export function AddressForm({
           </option>
         ))}
       </SelectField>
-      <SelectField label="District" name="district" value={values.district} onChange={(e) => set('district', e.target.value)} error={errors.district} disabled={!values.division}>
+      <SelectField
+        label="District"
+        name="district"
+        value={values.district}
+        onChange={(e) => set('district', e.target.value)}
+        error={errors.district}
+        disabled={!values.division}
+      >
         <option value="">{values.division ? 'Choose a district' : 'Choose a division first'}</option>
         {districtsOf(values.division).map((d) => (
           <option key={d} value={d}>
@@ -94,7 +124,14 @@ export function AddressForm({
         onChange={(e) => set('area', e.target.value)}
         error={errors.area}
       />
-      <TextField label="Label (optional)" name="label" placeholder="Home, Office…" value={values.label} onChange={(e) => set('label', e.target.value)} error={errors.label} />
+      <TextField
+        label="Label (optional)"
+        name="label"
+        placeholder="Home, Office…"
+        value={values.label}
+        onChange={(e) => set('label', e.target.value)}
+        error={errors.label}
+      />
       <TextField
         className="md:col-span-2"
         label="House, Road and Landmark"

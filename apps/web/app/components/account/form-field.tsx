@@ -18,7 +18,21 @@ function describedBy(id: string, error?: string, hint?: ReactNode): string | und
 }
 
 /** The label above a control, and its hint or its error below, tied to it by id. */
-function FieldFrame({ id, label, error, hint, className, children }: { id: string; label: string; error?: string; hint?: ReactNode; className?: string; children: ReactNode }) {
+function FieldFrame({
+  id,
+  label,
+  error,
+  hint,
+  className,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
@@ -43,13 +57,23 @@ export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextF
   const id = useId();
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
-      <input ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={`${inputClass} ${fieldBorder(error)}`} {...props} />
+      <input
+        ref={ref}
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={`${inputClass} ${fieldBorder(error)}`}
+        {...props}
+      />
     </FieldFrame>
   );
 });
 
 /** A password input with a Show/Hide switch (typing a password on a phone is error-prone). */
-export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, 'type'>>(function PasswordField({ label, error, hint, className = '', ...props }, ref) {
+export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, 'type'>>(function PasswordField(
+  { label, error, hint, className = '', ...props },
+  ref,
+) {
   const id = useId();
   const [shown, setShown] = useState(false);
   return (

@@ -13,7 +13,7 @@ const MAX_PICTURE_BYTES = 10 * 1024 * 1024;
 
 /**
  * The profile picture: uploaded with the shop's one upload helper (POST /api/files, with a
- * progress bar and Cancel; issue #8), then made the picture with PATCH /api/customers/images.
+ * progress bar and Cancel), then made the picture with PATCH /api/customers/images.
  */
 export function ProfileImageUpload({ customer }: { customer: TCustomer }) {
   const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
@@ -40,7 +40,13 @@ export function ProfileImageUpload({ customer }: { customer: TCustomer }) {
     <div className="mt-4 flex flex-col gap-5 sm:flex-row sm:items-start">
       <Avatar user={{ name: customer.fullName, imageUrl }} size={96} />
       <div className="min-w-0 flex-1">
-        <FileUploadField label="Profile picture" type="image" maxBytes={MAX_PICTURE_BYTES} buttonText={imageUrl ? 'Change picture' : 'Upload a picture'} onUploaded={use} />
+        <FileUploadField
+          label="Profile picture"
+          type="image"
+          maxBytes={MAX_PICTURE_BYTES}
+          buttonText={imageUrl ? 'Change picture' : 'Upload a picture'}
+          onUploaded={use}
+        />
         {error && (
           <p role="alert" className="mt-2 text-sm font-medium text-danger-600">
             {error}

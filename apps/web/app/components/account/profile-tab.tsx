@@ -14,7 +14,10 @@ import { useAccountForm } from './use-account-form.ts';
 export function ProfileTab({ customer }: { customer: TCustomer }) {
   const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
   const revalidator = useRevalidator();
-  const { values, change, errors, alert, setAlert, busy, setBusy, form, check, failed } = useAccountForm({ fullName: customer.fullName, mobile: displayMobile(customer.mobile) }, validateProfile);
+  const { values, change, errors, alert, setAlert, busy, setBusy, form, check, failed } = useAccountForm(
+    { fullName: customer.fullName, mobile: displayMobile(customer.mobile) },
+    validateProfile,
+  );
   const changed = values.fullName.trim() !== customer.fullName || values.mobile.trim() !== displayMobile(customer.mobile);
 
   async function save(e: FormEvent) {
@@ -59,7 +62,15 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
             onChange={change('mobile')}
             error={errors.mobile}
           />
-          <TextField label="Email" name="email" type="email" value={customer.email} readOnly disabled hint="Your email signs you in and cannot be changed here." />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            value={customer.email}
+            readOnly
+            disabled
+            hint="Your email signs you in and cannot be changed here."
+          />
           <div>
             <Button type="submit" disabled={busy || !changed} aria-busy={busy}>
               {busy ? 'Saving…' : 'Save changes'}

@@ -13,16 +13,18 @@ const EMPTY: Fields = { currentPassword: '', newPassword: '', confirmPassword: '
 
 /** Change the password (POST /api/auth/change); the customer's other sessions end. */
 export function SecurityTab({ customer }: { customer: TCustomer }) {
-  const { values, change, reset, errors, alert, setAlert, busy, setBusy, form, check, failed } = useAccountForm<Fields, { tone: 'error' | 'success'; text: string }>(
-    EMPTY,
-    validatePasswordChange,
-  );
+  const { values, change, reset, errors, alert, setAlert, busy, setBusy, form, check, failed } = useAccountForm<
+    Fields,
+    { tone: 'error' | 'success'; text: string }
+  >(EMPTY, validatePasswordChange);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (busy || !check()) return;
     setBusy(true);
-    const res = await apiFetch<{ revokedSessions: number }>('/api/auth/change', { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
+    const res = await apiFetch<{ revokedSessions: number }>('/api/auth/change', {
+      body: { currentPassword: values.currentPassword, newPassword: values.newPassword },
+    });
     setBusy(false);
     if (res.ok) {
       reset(EMPTY);
@@ -43,9 +45,31 @@ export function SecurityTab({ customer }: { customer: TCustomer }) {
       <p className="mt-1 text-sm text-ink-muted">For {customer.email}. Changing it signs you out on your other devices.</p>
       <form ref={form} onSubmit={submit} noValidate className="mt-4 grid gap-4 md:max-w-md" aria-label="Change password">
         {alert && <FormAlert tone={alert.tone}>{alert.text}</FormAlert>}
-        <PasswordField label="Current Password" name="currentPassword" autoComplete="current-password" value={values.currentPassword} onChange={change('currentPassword')} error={errors.currentPassword} />
-        <PasswordField label="New Password" name="newPassword" autoComplete="new-password" value={values.newPassword} onChange={change('newPassword')} error={errors.newPassword} hint="At least 6 characters" />
-        <PasswordField label="Confirm New Password" name="confirmPassword" autoComplete="new-password" value={values.confirmPassword} onChange={change('confirmPassword')} error={errors.confirmPassword} />
+        <PasswordField
+          label="Current Password"
+          name="currentPassword"
+          autoComplete="current-password"
+          value={values.currentPassword}
+          onChange={change('currentPassword')}
+          error={errors.currentPassword}
+        />
+        <PasswordField
+          label="New Password"
+          name="newPassword"
+          autoComplete="new-password"
+          value={values.newPassword}
+          onChange={change('newPassword')}
+          error={errors.newPassword}
+          hint="At least 6 characters"
+        />
+        <PasswordField
+          label="Confirm New Password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onChange={change('confirmPassword')}
+          error={errors.confirmPassword}
+        />
         <div className="flex flex-wrap items-center gap-4">
           <Button type="submit" disabled={busy} aria-busy={busy}>
             {busy ? 'Changing…' : 'Change password'}

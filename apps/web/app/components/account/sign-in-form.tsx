@@ -16,7 +16,10 @@ type Fields = { userName: string; password: string };
  * server does not say which part was wrong, and neither do we.
  */
 export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; onForgot(): void; onDone?(user: TSignedInUser): void }) {
-  const { values, errors, alert, setAlert, busy, setBusy, form, change, check, showErrors, failed } = useAccountForm<Fields>({ userName: '', password: '' }, validateSignIn);
+  const { values, errors, alert, setAlert, busy, setBusy, form, change, check, showErrors, failed } = useAccountForm<Fields>(
+    { userName: '', password: '' },
+    validateSignIn,
+  );
   const revalidator = useRevalidator();
 
   async function submit(e: FormEvent) {
@@ -51,7 +54,14 @@ export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; o
         error={errors.userName}
         autoFocus
       />
-      <PasswordField label="Password" name="password" autoComplete="current-password" value={values.password} onChange={change('password')} error={errors.password} />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        value={values.password}
+        onChange={change('password')}
+        error={errors.password}
+      />
       <div className="-mt-1 text-right">
         <button type="button" onClick={onForgot} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
           Forgot password?

@@ -27,7 +27,9 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
     if (busy || !canSubmitSignUp(terms) || !check()) return;
     setBusy(true);
     const { confirmPassword: _, ...body } = values;
-    const res = await apiFetch<TSignedInUser>('/api/signup', { body: { source: 'DEFAULT', type: 'DEFAULT', ...body, fullName: body.fullName.trim(), email: body.email.trim() } });
+    const res = await apiFetch<TSignedInUser>('/api/signup', {
+      body: { source: 'DEFAULT', type: 'DEFAULT', ...body, fullName: body.fullName.trim(), email: body.email.trim() },
+    });
     setBusy(false);
     if (res.ok) {
       void session.signedIn(res.data).then(() => revalidator.revalidate());
@@ -49,7 +51,15 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
   return (
     <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Sign up" data-testid="sign-up-form">
       <FormAlert>{alert}</FormAlert>
-      <TextField label="Full Name" name="fullName" autoComplete="name" value={values.fullName} onChange={change('fullName')} error={errors.fullName} autoFocus />
+      <TextField
+        label="Full Name"
+        name="fullName"
+        autoComplete="name"
+        value={values.fullName}
+        onChange={change('fullName')}
+        error={errors.fullName}
+        autoFocus
+      />
       <TextField label="Email" name="email" type="email" autoComplete="email" value={values.email} onChange={change('email')} error={errors.email} />
       <TextField
         label="Mobile No"
@@ -63,7 +73,15 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
         error={errors.mobile}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} onChange={change('password')} error={errors.password} hint="At least 6 characters" />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          value={values.password}
+          onChange={change('password')}
+          error={errors.password}
+          hint="At least 6 characters"
+        />
         <PasswordField
           label="Confirm Password"
           name="confirmPassword"
@@ -74,13 +92,7 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
         />
       </div>
       <div className="flex items-start gap-3">
-        <input
-          id={termsId}
-          type="checkbox"
-          checked={terms}
-          onChange={(e) => setTerms(e.target.checked)}
-          className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700"
-        />
+        <input id={termsId} type="checkbox" checked={terms} onChange={(e) => setTerms(e.target.checked)} className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700" />
         <label htmlFor={termsId} className="text-sm text-ink">
           I agree to the{' '}
           <a href="/terms-conditions" target="_blank" rel="noopener" className="font-medium text-brand-700 underline">

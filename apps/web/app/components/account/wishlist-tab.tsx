@@ -61,7 +61,11 @@ export function WishlistTab({ page, pageNumber }: { page: TPage<TWishlistItem> |
                   {item.title}
                 </Link>
                 <p className="text-xs text-ink-muted">{item.skuCode}</p>
-                <Price productId={item.itemId} categoryIds={[item.categoryId]} sku={{ code: item.skuCode, salesPrice: item.salesPrice, discountedSalesPrice: item.discountedSalesPrice }} />
+                <Price
+                  productId={item.itemId}
+                  categoryIds={[item.categoryId]}
+                  sku={{ code: item.skuCode, salesPrice: item.salesPrice, discountedSalesPrice: item.discountedSalesPrice }}
+                />
               </div>
               <div className="flex items-center gap-2">
                 <AddToCartButton

@@ -18,6 +18,7 @@ export function WishlistToggle({ itemId, skuCode, title, className = '' }: { ite
   const [busy, setBusy] = useState(false);
   const [optimistic, setOptimistic] = useState<boolean | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads again only when another customer signs in, not when the profile object is replaced.
   useEffect(() => {
     if (user) void session.loadWishlist();
   }, [user?.userId]);

@@ -45,8 +45,19 @@ export function AddToCartButton({ product, sku, sourceType, quantity = 1, disabl
 
   const add = () => {
     const result = cartActions.add({
-      product: { id: product.id, title: product.title, slug: product.slug, image: product.image, ...(product.categoryIds ? { categoryIds: product.categoryIds.slice(0, 20) } : {}) },
-      sku: { code: sku.code, salesPrice: sku.salesPrice, discountedSalesPrice: sku.discountedSalesPrice, ...(sku.label ? { label: sku.label.slice(0, 200) } : {}) },
+      product: {
+        id: product.id,
+        title: product.title,
+        slug: product.slug,
+        image: product.image,
+        ...(product.categoryIds ? { categoryIds: product.categoryIds.slice(0, 20) } : {}),
+      },
+      sku: {
+        code: sku.code,
+        salesPrice: sku.salesPrice,
+        discountedSalesPrice: sku.discountedSalesPrice,
+        ...(sku.label ? { label: sku.label.slice(0, 200) } : {}),
+      },
       quantity,
       sourceType,
       unitPrice: price.unitPrice,

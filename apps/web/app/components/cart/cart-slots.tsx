@@ -45,16 +45,30 @@ export function CartButton() {
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
   // Leaving the page (View Cart, a product link) closes the dropdown.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependency is the trigger: a new page closes the dropdown.
   useEffect(() => setOpen(false), [pathname]);
 
   return (
     <>
-      <Link to="/cart" aria-label={cartLabel(count)} title="Cart" className={`${iconButton} inline-flex md:hidden`} data-testid="cart-link-mobile" data-ready={ready}>
+      <Link
+        to="/cart"
+        aria-label={cartLabel(count)}
+        title="Cart"
+        className={`${iconButton} inline-flex md:hidden`}
+        data-testid="cart-link-mobile"
+        data-ready={ready}
+      >
         <CartIcon />
         <Badge count={count} />
       </Link>
       <Popover.Root open={open} onOpenChange={setOpen}>
-        <Popover.Trigger className={`${iconButton} hidden md:inline-flex`} aria-label={cartLabel(count)} title="Cart" data-testid="cart-button" data-ready={ready}>
+        <Popover.Trigger
+          className={`${iconButton} hidden md:inline-flex`}
+          aria-label={cartLabel(count)}
+          title="Cart"
+          data-testid="cart-button"
+          data-ready={ready}
+        >
           <CartIcon />
           <Badge count={count} />
         </Popover.Trigger>
@@ -95,12 +109,22 @@ function CartDropdown({ cart, onClose }: { cart: TCart; onClose(): void }) {
   return (
     <div className="flex max-h-[min(36rem,calc(100vh-6rem))] flex-col">
       <p className="border-b border-sand-200 px-4 py-3 text-sm font-semibold">
-        Your Cart <span className="font-normal text-ink-muted">({totals.quantity} {totals.quantity === 1 ? 'item' : 'items'})</span>
+        Your Cart{' '}
+        <span className="font-normal text-ink-muted">
+          ({totals.quantity} {totals.quantity === 1 ? 'item' : 'items'})
+        </span>
       </p>
       <ul className="flex-1 divide-y divide-sand-200 overflow-y-auto px-4" aria-label="Items in your cart">
         {cart.lines.map((line) => (
           <li key={line.sku.code} className="flex gap-3 py-3" data-testid="cart-dropdown-line">
-            <img src={line.product.image ?? '/favicon.svg'} alt="" width={64} height={64} loading="lazy" className="h-16 w-16 shrink-0 rounded-md bg-sand-100 object-cover" />
+            <img
+              src={line.product.image ?? '/favicon.svg'}
+              alt=""
+              width={64}
+              height={64}
+              loading="lazy"
+              className="h-16 w-16 shrink-0 rounded-md bg-sand-100 object-cover"
+            />
             <div className="min-w-0 flex-1">
               <Link to={productHref(line.product)} onClick={onClose} className="line-clamp-2 text-sm font-medium hover:underline">
                 {line.product.title}
@@ -171,7 +195,12 @@ export function CurrencyMenu({ currencies }: { currencies: ShellCurrency[] }) {
         <ChevronDownIcon width={16} height={16} className="hidden lg:block" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={8} collisionPadding={12} className="z-40 w-64 rounded-[var(--radius-card)] border border-sand-200 bg-paper p-1.5 shadow-xl">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          collisionPadding={12}
+          className="z-40 w-64 rounded-[var(--radius-card)] border border-sand-200 bg-paper p-1.5 shadow-xl"
+        >
           <DropdownMenu.Label className="px-2.5 pb-1 pt-1.5 text-xs font-semibold uppercase tracking-wider text-ink-muted">Show prices in</DropdownMenu.Label>
           <DropdownMenu.RadioGroup value={currency.sourceId} onValueChange={setCurrency}>
             {currencies.map((c) => (

@@ -12,6 +12,7 @@ import { categoryTree, type MenuCategory } from './category-tree.ts';
  */
 function useCatalogueCaches(categories: MenuCategory[]): MenuCategory[] {
   const [fallback, setFallback] = useState<MenuCategory[] | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once after hydration: the server's menu, when there is one, does not change on this page.
   useEffect(() => {
     const run = () => {
       void cachedCategories().then((list) => {
@@ -23,7 +24,6 @@ function useCatalogueCaches(categories: MenuCategory[]): MenuCategory[] {
     if (w.requestIdleCallback) w.requestIdleCallback(run);
     else setTimeout(run, 1);
     // Once per page load: the caches outlive navigations.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return categories.length ? categories : (fallback ?? []);
 }
@@ -45,6 +45,7 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
   const panelId = useId();
   const location = useLocation();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependencies are the trigger: a navigation closes the menu.
   useEffect(() => setOpen(false), [location.pathname, location.search]);
 
   useEffect(() => {
@@ -58,6 +59,7 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
 
   if (!categories.length) return null;
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape and focus leaving the menu are caught where they bubble; the controls inside are the menu button and links.
     <div
       ref={root}
       className="hidden lg:block"
@@ -81,7 +83,11 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
       >
         Categories <ChevronDownIcon width={18} height={18} className={`transition-transform ${open ? 'rotate-180' : ''}`} />
       </button>
-      <div id={panelId} hidden={!open} className="absolute inset-x-0 top-full max-h-[calc(100vh-7rem)] overflow-y-auto border-b border-sand-200 bg-paper shadow-lg">
+      <div
+        id={panelId}
+        hidden={!open}
+        className="absolute inset-x-0 top-full max-h-[calc(100vh-7rem)] overflow-y-auto border-b border-sand-200 bg-paper shadow-lg"
+      >
         <nav aria-label="Categories" className="container-page grid grid-cols-3 gap-x-8 gap-y-6 py-6 lg:grid-cols-6">
           {categories.map((top) => (
             <div key={top.id}>

@@ -34,6 +34,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
   const n = slides.length;
   const rotating = n > 1 && !hovered && !focused && !stopped && !reduced;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the interval restarts after each slide change, so a slide chosen by hand gets its full time.
   useEffect(() => {
     if (!rotating) return;
     const t = setInterval(() => setIndex((i) => wrapIndex(i + 1, n)), CAROUSEL_INTERVAL_MS);
@@ -82,7 +83,11 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
           start.current = null;
         }}
       >
-        <div className={`flex ${reduced ? '' : 'transition-transform duration-500 ease-out'}`} style={{ transform: `translateX(-${index * 100}%)` }} aria-live={announce && !rotating ? 'polite' : 'off'}>
+        <div
+          className={`flex ${reduced ? '' : 'transition-transform duration-500 ease-out'}`}
+          style={{ transform: `translateX(-${index * 100}%)` }}
+          aria-live={announce && !rotating ? 'polite' : 'off'}
+        >
           {slides.map((s, i) => {
             const active = i === index;
             return (
@@ -126,19 +131,35 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
 
       {n > 1 && (
         <div className="absolute inset-x-0 bottom-3 flex items-center justify-center gap-2 md:bottom-5">
-          <button type="button" onClick={() => go(index - 1)} aria-label="Previous slide" className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-paper/90 text-ink shadow hover:bg-paper">
+          <button
+            type="button"
+            onClick={() => go(index - 1)}
+            aria-label="Previous slide"
+            className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-paper/90 text-ink shadow hover:bg-paper"
+          >
             <ChevronLeftIcon />
           </button>
           <ul className="flex items-center">
             {slides.map((s, i) => (
               <li key={s.id}>
-                <button type="button" onClick={() => go(i)} aria-label={`Show slide ${i + 1}: ${s.title}`} aria-current={i === index ? 'true' : undefined} className="group inline-flex h-11 w-8 items-center justify-center">
+                <button
+                  type="button"
+                  onClick={() => go(i)}
+                  aria-label={`Show slide ${i + 1}: ${s.title}`}
+                  aria-current={i === index ? 'true' : undefined}
+                  className="group inline-flex h-11 w-8 items-center justify-center"
+                >
                   <span className={`block h-2.5 rounded-full transition-all ${i === index ? 'w-6 bg-brand-700' : 'w-2.5 bg-ink/40 group-hover:bg-ink/70'}`} />
                 </button>
               </li>
             ))}
           </ul>
-          <button type="button" onClick={() => go(index + 1)} aria-label="Next slide" className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-paper/90 text-ink shadow hover:bg-paper">
+          <button
+            type="button"
+            onClick={() => go(index + 1)}
+            aria-label="Next slide"
+            className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-paper/90 text-ink shadow hover:bg-paper"
+          >
             <ChevronRightIcon />
           </button>
           <button

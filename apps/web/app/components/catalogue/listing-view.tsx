@@ -41,7 +41,10 @@ const taka = (n: number) => `৳${n.toLocaleString('en-US')}`;
 export function listingMeta(data: ListingData | undefined, matches: Parameters<typeof settingsFrom>[0], about: string) {
   if (!data) return [];
   const title = listingTitle(data);
-  const first = data.result.list.slice(0, 3).map((p) => p.title).join(', ');
+  const first = data.result.list
+    .slice(0, 3)
+    .map((p) => p.title)
+    .join(', ');
   return pageMeta({
     settings: settingsFrom(matches),
     title: data.state.page > 1 ? `${title} – page ${data.state.page}` : title,
@@ -120,7 +123,14 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
       </nav>
 
       {banner && state.page === 1 && (
-        <img src={banner} alt="" width={1600} height={500} fetchPriority="high" className="mb-6 h-36 w-full rounded-[var(--radius-card)] bg-sand-100 object-cover object-right sm:h-48 lg:h-56" />
+        <img
+          src={banner}
+          alt=""
+          width={1600}
+          height={500}
+          fetchPriority="high"
+          className="mb-6 h-36 w-full rounded-[var(--radius-card)] bg-sand-100 object-cover object-right sm:h-48 lg:h-56"
+        />
       )}
       {intro}
 
@@ -228,7 +238,12 @@ function ActiveFilters({ state, attributes, href }: { state: TShopQuery; attribu
     for (const v of values) chips.push({ label: `${attr?.displayLabel ?? name}: ${v}`, to: href(toggleAttrValue(state, name, v)) });
   }
   if (state.minPrice !== null || state.maxPrice !== null) {
-    const label = state.minPrice !== null && state.maxPrice !== null ? `${taka(state.minPrice)} – ${taka(state.maxPrice)}` : state.minPrice !== null ? `From ${taka(state.minPrice)}` : `Up to ${taka(state.maxPrice!)}`;
+    const label =
+      state.minPrice !== null && state.maxPrice !== null
+        ? `${taka(state.minPrice)} – ${taka(state.maxPrice)}`
+        : state.minPrice !== null
+          ? `From ${taka(state.minPrice)}`
+          : `Up to ${taka(state.maxPrice!)}`;
     chips.push({ label, to: href(withShopQuery(state, { minPrice: null, maxPrice: null })) });
   }
   if (!chips.length) return null;
@@ -248,7 +263,11 @@ function ActiveFilters({ state, attributes, href }: { state: TShopQuery; attribu
       ))}
       {chips.length > 1 && (
         <li>
-          <Link to={href(withShopQuery(state, { attrs: {}, minPrice: null, maxPrice: null }))} preventScrollReset className="inline-flex h-9 items-center px-2 text-sm font-medium text-brand-700 hover:underline">
+          <Link
+            to={href(withShopQuery(state, { attrs: {}, minPrice: null, maxPrice: null }))}
+            preventScrollReset
+            className="inline-flex h-9 items-center px-2 text-sm font-medium text-brand-700 hover:underline"
+          >
             Clear all
           </Link>
         </li>
@@ -319,7 +338,10 @@ function Facets({
       {facets.attributes.map((a) => {
         const chosen = state.attrs[a.name] ?? [];
         // A chosen value stays visible (and can be unticked) even if nothing else matches it.
-        const values = [...a.values, ...chosen.filter((c) => !a.values.some((v) => v.displayLabel === c)).map((c) => ({ value: c, displayLabel: c, count: 0 }))];
+        const values = [
+          ...a.values,
+          ...chosen.filter((c) => !a.values.some((v) => v.displayLabel === c)).map((c) => ({ value: c, displayLabel: c, count: 0 })),
+        ];
         const shown = expanded[a.name] ? values : values.slice(0, VISIBLE_VALUES);
         const label = attributes.find((x) => x.name === a.name)?.displayLabel ?? a.displayLabel;
         return (
@@ -352,7 +374,12 @@ function Facets({
               })}
             </ul>
             {values.length > VISIBLE_VALUES && (
-              <button type="button" className="mt-1 px-1 text-sm font-medium text-brand-700 hover:underline" onClick={() => setExpanded((e) => ({ ...e, [a.name]: !e[a.name] }))} aria-expanded={!!expanded[a.name]}>
+              <button
+                type="button"
+                className="mt-1 px-1 text-sm font-medium text-brand-700 hover:underline"
+                onClick={() => setExpanded((e) => ({ ...e, [a.name]: !e[a.name] }))}
+                aria-expanded={!!expanded[a.name]}
+              >
                 {expanded[a.name] ? 'Show fewer' : `Show all ${values.length}`}
               </button>
             )}

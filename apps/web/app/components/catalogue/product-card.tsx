@@ -9,7 +9,10 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
   const href = productPath(product.slug);
   const colors = product.colors.slice(0, 5);
   return (
-    <article className="group relative flex h-full flex-col overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]" data-testid="product-card">
+    <article
+      className="group relative flex h-full flex-col overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]"
+      data-testid="product-card"
+    >
       <Link to={href} className="block bg-sand-100" tabIndex={-1} aria-hidden="true">
         {product.image ? (
           <img
@@ -43,9 +46,19 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
           <p className="flex items-center gap-1.5">
             <span className="sr-only">Available in {product.colors.map((c) => c.label).join(', ')}</span>
             {colors.map((c) => (
-              <span key={c.value} aria-hidden="true" title={c.label} className="h-3.5 w-3.5 rounded-full ring-1 ring-sand-300" style={{ background: /^[0-9a-f]{6}$/i.test(c.value) ? `#${c.value}` : undefined }} />
+              <span
+                key={c.value}
+                aria-hidden="true"
+                title={c.label}
+                className="h-3.5 w-3.5 rounded-full ring-1 ring-sand-300"
+                style={{ background: /^[0-9a-f]{6}$/i.test(c.value) ? `#${c.value}` : undefined }}
+              />
             ))}
-            {product.colors.length > colors.length && <span className="text-xs text-ink-muted" aria-hidden="true">+{product.colors.length - colors.length}</span>}
+            {product.colors.length > colors.length && (
+              <span className="text-xs text-ink-muted" aria-hidden="true">
+                +{product.colors.length - colors.length}
+              </span>
+            )}
           </p>
         )}
         <div className="mt-auto pt-2">

@@ -12,7 +12,15 @@ export function ProductGallery({ images, title }: { images: { url: string; alt: 
     <div>
       <div className="overflow-hidden rounded-[var(--radius-card)] bg-sand-100">
         {main ? (
-          <img src={main.url} alt={main.alt || title} width={800} height={600} fetchPriority="high" className="aspect-[4/3] w-full object-cover" data-testid="main-image" />
+          <img
+            src={main.url}
+            alt={main.alt || title}
+            width={800}
+            height={600}
+            fetchPriority="high"
+            className="aspect-[4/3] w-full object-cover"
+            data-testid="main-image"
+          />
         ) : (
           <div className="aspect-[4/3] w-full" />
         )}

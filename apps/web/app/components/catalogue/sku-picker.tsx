@@ -35,30 +35,32 @@ export function SkuPicker({
                 const available = isCombinationAvailable(skus, selection, o.name, v.value);
                 return (
                   <span key={v.value}>
-                  <label className="relative inline-block cursor-pointer">
-                    <input
-                      type="radio"
-                      name={`sku-${o.name}`}
-                      value={v.value}
-                      checked={checked}
-                      onChange={() => onChoose(o.name, v.value)}
-                      className="peer absolute inset-0 h-full w-full cursor-pointer appearance-none rounded-lg opacity-0"
-                      aria-describedby={available ? undefined : `na-${o.name}-${v.value}`}
-                    />
-                    <span
-                      className={`inline-flex min-h-11 items-center gap-2 rounded-lg border px-3 text-sm font-medium peer-focus-visible:outline peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-600 ${
-                        checked ? 'border-brand-700 bg-brand-50 text-brand-800 ring-1 ring-brand-700' : 'border-sand-300 bg-paper hover:border-ink-muted'
-                      } ${available ? '' : 'border-dashed text-ink-muted'}`}
-                    >
-                      {isColor && /^[0-9a-f]{6}$/i.test(v.value) && <span aria-hidden="true" className="h-5 w-5 rounded-full ring-1 ring-sand-300" style={{ background: `#${v.value}` }} />}
-                      {v.displayLabel}
-                    </span>
-                  </label>
-                  {!available && (
-                    <span id={`na-${o.name}-${v.value}`} className="sr-only">
-                      not available with the other choices
-                    </span>
-                  )}
+                    <label className="relative inline-block cursor-pointer">
+                      <input
+                        type="radio"
+                        name={`sku-${o.name}`}
+                        value={v.value}
+                        checked={checked}
+                        onChange={() => onChoose(o.name, v.value)}
+                        className="peer absolute inset-0 h-full w-full cursor-pointer appearance-none rounded-lg opacity-0"
+                        aria-describedby={available ? undefined : `na-${o.name}-${v.value}`}
+                      />
+                      <span
+                        className={`inline-flex min-h-11 items-center gap-2 rounded-lg border px-3 text-sm font-medium peer-focus-visible:outline peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-600 ${
+                          checked ? 'border-brand-700 bg-brand-50 text-brand-800 ring-1 ring-brand-700' : 'border-sand-300 bg-paper hover:border-ink-muted'
+                        } ${available ? '' : 'border-dashed text-ink-muted'}`}
+                      >
+                        {isColor && /^[0-9a-f]{6}$/i.test(v.value) && (
+                          <span aria-hidden="true" className="h-5 w-5 rounded-full ring-1 ring-sand-300" style={{ background: `#${v.value}` }} />
+                        )}
+                        {v.displayLabel}
+                      </span>
+                    </label>
+                    {!available && (
+                      <span id={`na-${o.name}-${v.value}`} className="sr-only">
+                        not available with the other choices
+                      </span>
+                    )}
                   </span>
                 );
               })}

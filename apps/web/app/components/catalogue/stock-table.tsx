@@ -6,7 +6,11 @@ export function StockSummary({ quantities, branches }: { quantities: Map<number,
   const total = branches.reduce((n, b) => n + (quantities.get(b.id) ?? 0), 0);
   const places = branches.filter((b) => (quantities.get(b.id) ?? 0) > 0).length;
   return (
-    <p className={`flex items-center gap-2 text-sm font-medium ${total > 0 ? 'text-success-600' : 'text-danger-600'}`} data-testid="stock-summary" aria-live="polite">
+    <p
+      className={`flex items-center gap-2 text-sm font-medium ${total > 0 ? 'text-success-600' : 'text-danger-600'}`}
+      data-testid="stock-summary"
+      aria-live="polite"
+    >
       <StoreIcon width={18} height={18} />
       {total > 0 ? `In stock: ${total} available at ${places} ${places === 1 ? 'showroom' : 'showrooms'}` : 'Out of stock in every showroom'}
     </p>
@@ -40,7 +44,9 @@ export function StockTable({ quantities, branches }: { quantities: Map<number, n
                 {b.name}
               </th>
               <td className="py-2.5 pr-3 text-ink-muted">{b.city}</td>
-              <td className={`whitespace-nowrap py-2.5 text-right font-medium ${q > 0 ? 'text-success-600' : 'text-ink-muted'}`}>{q > 0 ? `${q} in stock` : 'None'}</td>
+              <td className={`whitespace-nowrap py-2.5 text-right font-medium ${q > 0 ? 'text-success-600' : 'text-ink-muted'}`}>
+                {q > 0 ? `${q} in stock` : 'None'}
+              </td>
             </tr>
           );
         })}

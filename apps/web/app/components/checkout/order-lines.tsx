@@ -60,13 +60,25 @@ export function OrderLines({ lines, money, compact = false }: { lines: SummaryLi
   );
 }
 
-export function OrderTotals({ totals, money, totalLabel = 'Total', chargedLabel }: { totals: SummaryTotals; money: Money; totalLabel?: string; chargedLabel?: string }) {
+export function OrderTotals({
+  totals,
+  money,
+  totalLabel = 'Total',
+  chargedLabel,
+}: {
+  totals: SummaryTotals;
+  money: Money;
+  totalLabel?: string;
+  chargedLabel?: string;
+}) {
   return (
     <>
       <dl className="space-y-2 text-sm" data-testid="summary-totals">
         <Row label="Subtotal" value={money.format(totals.subTotal)} />
         {totals.discount > 0 && <Row label="Discounts" value={money.format(-totals.discount)} accent />}
-        {totals.couponAmount > 0 && <Row label={`Coupon${totals.couponCode ? ` ${totals.couponCode}` : ''}`} value={money.format(-totals.couponAmount)} accent />}
+        {totals.couponAmount > 0 && (
+          <Row label={`Coupon${totals.couponCode ? ` ${totals.couponCode}` : ''}`} value={money.format(-totals.couponAmount)} accent />
+        )}
         <Row label="Delivery" value={totals.deliveryFee === null ? 'Choose below' : totals.deliveryFee === 0 ? 'Free' : money.format(totals.deliveryFee)} />
         <div className="flex items-baseline justify-between border-t border-sand-200 pt-3 text-base font-bold">
           <dt>{totalLabel}</dt>
@@ -75,7 +87,9 @@ export function OrderTotals({ totals, money, totalLabel = 'Total', chargedLabel 
       </dl>
       <p className="mt-3 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800" data-testid="charged-bdt">
         {chargedLabel ?? 'Amount in taka'}: <strong>{money.formatBdt(totals.total)}</strong> (BDT)
-        {!money.isBdt && <span className="block text-xs text-ink-muted">Prices above are shown in {money.currency.sourceId}; payment is always taken in taka.</span>}
+        {!money.isBdt && (
+          <span className="block text-xs text-ink-muted">Prices above are shown in {money.currency.sourceId}; payment is always taken in taka.</span>
+        )}
       </p>
     </>
   );

@@ -11,7 +11,7 @@ const KINDS: Record<TUploadType, string> = {
 
 /**
  * A labelled "choose a file" control that uploads at once with a progress bar and Cancel
- * (issue #8), for any screen that takes a file: a booking's payment proof, a profile
+ *, for any screen that takes a file: a booking's payment proof, a profile
  * picture. `onUploaded` gets the stored file (its uuid is what other endpoints take).
  */
 export function FileUploadField({
@@ -71,13 +71,7 @@ export function FileUploadField({
         data-testid="file-upload-input"
       />
       {!running && (
-        <Button
-          variant="secondary"
-          className="mt-3"
-          disabled={disabled}
-          aria-describedby={`${id}-hint`}
-          onClick={() => input.current?.click()}
-        >
+        <Button variant="secondary" className="mt-3" disabled={disabled} aria-describedby={`${id}-hint`} onClick={() => input.current?.click()}>
           {state.phase === 'done' ? 'Choose another file' : buttonText}
         </Button>
       )}

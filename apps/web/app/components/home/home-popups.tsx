@@ -92,13 +92,7 @@ function CampaignPopup({ item, open, onClose }: { item: Item; open: boolean; onC
   const link = typeof item.fields.link === 'string' && /^\/(?!\/)/.test(item.fields.link) ? item.fields.link : null;
   // spec §9: the image is at most 80 % of the viewport high below 991 px, 50 % from 991 px.
   const img = (
-    <img
-      src={image}
-      alt=""
-      width={1600}
-      height={500}
-      className="block h-auto max-h-[80vh] w-full bg-sand-100 object-contain min-[991px]:max-h-[50vh]"
-    />
+    <img src={image} alt="" width={1600} height={500} className="block h-auto max-h-[80vh] w-full bg-sand-100 object-contain min-[991px]:max-h-[50vh]" />
   );
   return (
     <Modal open={open} onOpenChange={(o) => !o && onClose()} bodyClassName="p-0" testId="campaign-popup">

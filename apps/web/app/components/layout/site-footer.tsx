@@ -84,12 +84,18 @@ function FollowUs({ settings }: { settings: SiteSettings }) {
       <ul className="space-y-2 text-sand-200">
         {hotline && (
           <li className="flex items-center gap-2">
-            <PhoneIcon width={18} height={18} /> Hotline <a className="font-semibold text-white hover:underline" href={`tel:${hotline}`}>{hotline}</a>
+            <PhoneIcon width={18} height={18} /> Hotline{' '}
+            <a className="font-semibold text-white hover:underline" href={`tel:${hotline}`}>
+              {hotline}
+            </a>
           </li>
         )}
         {intl && (
           <li className="flex items-center gap-2">
-            <PhoneIcon width={18} height={18} /> International <a className="font-semibold text-white hover:underline" href={`tel:${intl.replace(/\s+/g, '')}`}>{intl}</a>
+            <PhoneIcon width={18} height={18} /> International{' '}
+            <a className="font-semibold text-white hover:underline" href={`tel:${intl.replace(/\s+/g, '')}`}>
+              {intl}
+            </a>
           </li>
         )}
         {email && (
@@ -108,6 +114,7 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
   const year = new Date().getFullYear();
   const registrations = [settings['company.tin'], settings['company.bin'], settings['company.tradeLicence']].filter(Boolean);
   return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-labelledby is global in WAI-ARIA; it names the contentinfo landmark.
     <footer className="mt-16 bg-brand-800 text-sm text-white" aria-labelledby="footer-heading">
       <h2 id="footer-heading" className="sr-only">
         Footer
@@ -133,19 +140,20 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
 
         {/* Mobile: the same groups as an accordion */}
         <Accordion.Root type="multiple" className="divide-y divide-white/15 border-y border-white/15 lg:hidden">
-          {[...COLUMNS.map((c) => ({ title: c.title, body: <LinkList links={c.links} /> })), { title: 'Follow Us', body: <FollowUs settings={settings} /> }].map(
-            (g) => (
-              <Accordion.Item key={g.title} value={g.title}>
-                <Accordion.Header>
-                  <Accordion.Trigger className="group flex w-full items-center justify-between py-4 text-left text-base font-semibold">
-                    {g.title}
-                    <ChevronDownIcon className="transition-transform group-data-[state=open]:rotate-180" />
-                  </Accordion.Trigger>
-                </Accordion.Header>
-                <Accordion.Content className="pb-4">{g.body}</Accordion.Content>
-              </Accordion.Item>
-            ),
-          )}
+          {[
+            ...COLUMNS.map((c) => ({ title: c.title, body: <LinkList links={c.links} /> })),
+            { title: 'Follow Us', body: <FollowUs settings={settings} /> },
+          ].map((g) => (
+            <Accordion.Item key={g.title} value={g.title}>
+              <Accordion.Header>
+                <Accordion.Trigger className="group flex w-full items-center justify-between py-4 text-left text-base font-semibold">
+                  {g.title}
+                  <ChevronDownIcon className="transition-transform group-data-[state=open]:rotate-180" />
+                </Accordion.Trigger>
+              </Accordion.Header>
+              <Accordion.Content className="pb-4">{g.body}</Accordion.Content>
+            </Accordion.Item>
+          ))}
         </Accordion.Root>
 
         <div className="mt-10 flex flex-col gap-6 border-t border-white/15 pt-8 lg:flex-row lg:items-center lg:justify-between">

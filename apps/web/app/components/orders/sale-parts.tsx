@@ -46,13 +46,21 @@ const PAYMENT_TONE: Record<TPaymentStatus, keyof typeof TONES> = {
 };
 
 export function StatusBadge({ status }: { status: TSaleStatus }) {
-  return <Badge tone={STATUS_TONE[status]} testId="sale-status">{SALE_STATUS_LABELS[status]}</Badge>;
+  return (
+    <Badge tone={STATUS_TONE[status]} testId="sale-status">
+      {SALE_STATUS_LABELS[status]}
+    </Badge>
+  );
 }
 
 /** The payment's state; left out when it would only repeat the order's (“Payment failed” twice). */
 export function PaymentBadge({ status, saleStatus }: { status: TPaymentStatus; saleStatus?: TSaleStatus }) {
   if (saleStatus && SALE_STATUS_LABELS[saleStatus] === PAYMENT_STATUS_LABELS[status]) return null;
-  return <Badge tone={PAYMENT_TONE[status]} testId="payment-status">{PAYMENT_STATUS_LABELS[status]}</Badge>;
+  return (
+    <Badge tone={PAYMENT_TONE[status]} testId="payment-status">
+      {PAYMENT_STATUS_LABELS[status]}
+    </Badge>
+  );
 }
 
 function Badge({ tone, children, testId }: { tone: keyof typeof TONES; children: string; testId: string }) {
@@ -91,7 +99,14 @@ export function SaleTotals({ sale, money }: { sale: TSale; money: Money }) {
   return (
     <OrderTotals
       money={money}
-      totals={{ subTotal: sale.subTotal, discount: sale.discount, couponCode: sale.couponCode, couponAmount: sale.couponAmount, deliveryFee: sale.deliveryFee, total: sale.total }}
+      totals={{
+        subTotal: sale.subTotal,
+        discount: sale.discount,
+        couponCode: sale.couponCode,
+        couponAmount: sale.couponAmount,
+        deliveryFee: sale.deliveryFee,
+        total: sale.total,
+      }}
       chargedLabel={chargedLabel(sale)}
     />
   );
@@ -122,7 +137,8 @@ export function DeliveryDetails({ sale }: { sale: TSale }) {
             <>
               {sale.deliveryAddress.fullName}
               <span className="block font-normal text-ink-muted">
-                {[sale.deliveryAddress.addressLine, sale.deliveryAddress.area, sale.deliveryAddress.district].filter(Boolean).join(', ')} · {displayMobile(sale.deliveryAddress.phone)}
+                {[sale.deliveryAddress.addressLine, sale.deliveryAddress.area, sale.deliveryAddress.district].filter(Boolean).join(', ')} ·{' '}
+                {displayMobile(sale.deliveryAddress.phone)}
               </span>
             </>
           ) : (
@@ -135,7 +151,15 @@ export function DeliveryDetails({ sale }: { sale: TSale }) {
 }
 
 /** Opens a new payment session for an unpaid card order and goes to the gateway. */
-export function RetryPaymentButton({ invoiceId, label = 'Try the payment again', variant = 'primary' }: { invoiceId: string; label?: string; variant?: 'primary' | 'secondary' }) {
+export function RetryPaymentButton({
+  invoiceId,
+  label = 'Try the payment again',
+  variant = 'primary',
+}: {
+  invoiceId: string;
+  label?: string;
+  variant?: 'primary' | 'secondary';
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -153,7 +177,9 @@ export function RetryPaymentButton({ invoiceId, label = 'Try the payment again',
             return;
           }
           setBusy(false);
-          setError(res.networkError ? 'We could not reach the shop. Please try again.' : (res.error?.message ?? 'The payment could not be started. Please try again.'));
+          setError(
+            res.networkError ? 'We could not reach the shop. Please try again.' : (res.error?.message ?? 'The payment could not be started. Please try again.'),
+          );
         }}
       >
         {busy ? 'Opening the payment page…' : label}

@@ -22,11 +22,12 @@ export function buttonClass(variant: Variant = 'primary', size: Size = 'md', ext
   return `${base} ${variants[variant]} ${sizes[size]} ${extra}`.trim();
 }
 
-export const Button = forwardRef<HTMLButtonElement, ComponentProps<'button'> & { variant?: Variant; size?: Size }>(
-  function Button({ variant, size, className = '', type = 'button', ...props }, ref) {
-    return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
-  },
-);
+export const Button = forwardRef<HTMLButtonElement, ComponentProps<'button'> & { variant?: Variant; size?: Size }>(function Button(
+  { variant, size, className = '', type = 'button', ...props },
+  ref,
+) {
+  return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
+});
 
 export function ButtonLink({ variant, size, className = '', ...props }: LinkProps & { variant?: Variant; size?: Size }) {
   return <Link className={buttonClass(variant, size, className)} {...props} />;

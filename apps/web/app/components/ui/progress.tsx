@@ -34,10 +34,20 @@ export function ProgressBar({ value, max, label, className = '' }: { value: numb
 }
 
 /**
- * Where a file upload stands (issue #8): name, bar, bytes and percent, and a Cancel button
+ * Where a file upload stands: name, bar, bytes and percent, and a Cancel button
  * while it runs; the server's reason when it failed. Renders nothing when idle.
  */
-export function UploadProgress({ state, onCancel, onRetry, label = 'Upload progress' }: { state: UploadState; onCancel(): void; onRetry?(): void; label?: string }) {
+export function UploadProgress({
+  state,
+  onCancel,
+  onRetry,
+  label = 'Upload progress',
+}: {
+  state: UploadState;
+  onCancel(): void;
+  onRetry?(): void;
+  label?: string;
+}) {
   if (state.phase === 'idle') return null;
   const running = state.phase === 'uploading' || state.phase === 'processing';
   return (

@@ -44,6 +44,7 @@ export const cmsCatalogueRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZCmsList, 400: ZApiError, 401: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.reference, async () => ({ list: await attributeTexts(app.db.kysely, req.query.attribute) })),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.reference, async () => ({ list: await attributeTexts(app.db.kysely, req.query.attribute) })),
   );
 };

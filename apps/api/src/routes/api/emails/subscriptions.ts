@@ -6,7 +6,10 @@ import { subscribe, subscriptionStatus } from '../../../modules/subscriptions/su
 
 export const ZSubscriptionRequest = z.object({
   // spec §3: sent empty by guests. The subscriber is taken from the session, never from here.
-  userId: z.union([z.string().max(64), z.number()]).nullish().describe('Ignored: the signed-in customer comes from the session'),
+  userId: z
+    .union([z.string().max(64), z.number()])
+    .nullish()
+    .describe('Ignored: the signed-in customer comes from the session'),
   // Missing or blank is answered with the spec's own message (validated in the service).
   email: z.string().max(1000, MESSAGES.subscription.emailInvalid).default(''),
   extras: z
@@ -57,4 +60,3 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-

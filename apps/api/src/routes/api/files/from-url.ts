@@ -101,12 +101,14 @@ export const fromUrlRoutes: FastifyPluginAsyncZod = async (app) => {
         }, UPLOAD.pollIntervalMs);
         reply.raw.on('close', stop);
       }
-      return reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('x-accel-buffering', 'no')
-        // A stream is written as it comes, not serialised (the typed reply knows only JSON bodies).
-        .send(out as never);
+      return (
+        reply
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('x-accel-buffering', 'no')
+          // A stream is written as it comes, not serialised (the typed reply knows only JSON bodies).
+          .send(out as never)
+      );
     },
   );
 };

@@ -16,7 +16,7 @@ const FORM_OVERHEAD = 64 * 1024;
 const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 413: ZApiError, 415: ZApiError, 429: ZApiError, 507: ZApiError };
 
 /**
- * Files (issue #8): direct upload (POST /api/files, spec §7), multipart uploads for large
+ * Files: direct upload (POST /api/files, spec §7), multipart uploads for large
  * files, imports from URLs, and a file's details. The bytes are served outside /api
  * (routes/files.ts) so that an <img> can show them.
  */
@@ -41,8 +41,8 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           `type is "image" (PNG, JPEG, GIF or WebP) or "document" (those or a PDF). The type is decided from the file's bytes, not its name. ` +
           `At most ${UPLOAD.maxBytes / 1024 / 1024} MB (413 beyond); files of ${UPLOAD.multipartFromBytes / 1024 / 1024} MB or more should use /api/files/multipart/start. ` +
-          'A throttled client gets 429 with Retry-After. An upload that does not fit in what the customer (or a guest\'s address) may keep stored is refused with 413 quota_exceeded, ' +
-          'and a guest upload when the shop has no more room for guests\' files with 507 storage_full, before the body is read when its length is given.',
+          "A throttled client gets 429 with Retry-After. An upload that does not fit in what the customer (or a guest's address) may keep stored is refused with 413 quota_exceeded, " +
+          "and a guest upload when the shop has no more room for guests' files with 507 storage_full, before the body is read when its length is given.",
         consumes: ['multipart/form-data'],
         // Describes the form for the OpenAPI document; the form itself is read as a stream.
         body: z.object({ file: z.string().meta({ format: 'binary' }), type: ZUploadType }),
@@ -105,7 +105,8 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       if (err instanceof ApiError) throw err;
       const code = (err as { code?: string }).code ?? '';
       if (code.startsWith('FST_')) throw new ApiError('bad_request', 'The form must hold one file and its type', { file: 'One file only' });
-      if (!storing || formBroken) throw new ApiError('bad_request', 'The multipart form is malformed (its boundary or parts)', { file: 'Send the file as a well-formed multipart form' });
+      if (!storing || formBroken)
+        throw new ApiError('bad_request', 'The multipart form is malformed (its boundary or parts)', { file: 'Send the file as a well-formed multipart form' });
       throw err;
     }
     if (!obj) throw new ApiError('validation_error', 'Choose a file to upload', { file: 'Choose a file to upload' });
@@ -114,7 +115,14 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       await storage.delete(obj.key).catch(() => {});
       throw new ApiError('validation_error', 'The type must be image or document', { type: 'Must be image or document' });
     }
-    const row = await acceptObject(app.files.deps, obj, { type: parsed.data, filename, owner: who.customerId, address: who.address, holdId: hold.id, source: 'direct' });
+    const row = await acceptObject(app.files.deps, obj, {
+      type: parsed.data,
+      filename,
+      owner: who.customerId,
+      address: who.address,
+      holdId: hold.id,
+      source: 'direct',
+    });
     return toUploadedFile(row, app.config.imageHost);
   }
 

@@ -2,14 +2,7 @@ import { Readable } from 'node:stream';
 import { ZApiError, ZMultipartStartRequest, ZMultipartUpload, ZUploadedFile } from '@storefront/shared';
 import { type FastifyPluginAsyncZod, type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  abortMultipart,
-  completeMultipart,
-  multipartStatus,
-  putPart,
-  startMultipart,
-  toUploadedFile,
-} from '../../../modules/files/files.service.ts';
+import { abortMultipart, completeMultipart, multipartStatus, putPart, startMultipart, toUploadedFile } from '../../../modules/files/files.service.ts';
 import { contentLength } from '../../../lib/content-length.ts';
 import { ApiError } from '../../../lib/errors.ts';
 
