@@ -39,6 +39,13 @@ export interface AppConfig {
   accounts: AccountsConfig;
   /** How long catalogue and site reads are kept in the in-process cache (READ_CACHE_MS, default 30000; 0 turns it off; docs/decisions/0007). */
   readCacheMs: number;
+  /**
+   * How long the data every page's header and footer show (settings, categories, currencies,
+   * discounts in force) is kept once computed (SHELL_CACHE_MS, default 5000; 0 computes it for
+   * every page). A catalogue change made through this process clears it at once
+   * (docs/decisions/0029).
+   */
+  shellCacheMs: number;
   /** Compress pages and JSON for clients that accept it (COMPRESSION, default on; off behind a proxy or CDN that compresses). */
   compression: boolean;
   /** How long a guest's catalogue page stays in the page cache (PAGE_CACHE_MS, default 5000; 0 turns it off; docs/decisions/0007). */
@@ -146,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webBuildDir: env.WEB_BUILD_DIR === '' ? null : path.resolve(REPO_ROOT, env.WEB_BUILD_DIR ?? 'apps/web/build'),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     readCacheMs: Math.max(0, Number(env.READ_CACHE_MS ?? 30_000) || 0),
+    shellCacheMs: Math.max(0, Number(env.SHELL_CACHE_MS ?? 5_000) || 0),
     pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 5_000) || 0),
     compression: !['0', 'off', 'false'].includes((env.COMPRESSION ?? '').toLowerCase()),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

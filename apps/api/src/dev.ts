@@ -13,7 +13,7 @@ import { registerPages } from './web/pages.ts';
 // it runs the TypeScript sources through tsx; production runs the compiled server
 // (docs/decisions/0026).
 
-const config = { ...loadConfig(), webBuildDir: null, pageCacheMs: 0, readCacheMs: 0 };
+const config = { ...loadConfig(), webBuildDir: null, pageCacheMs: 0, readCacheMs: 0, shellCacheMs: 0 };
 const db = openDb(config.db);
 await migrateToLatest(db, config.db.kind === 'postgres' ? config.db.schema : undefined);
 if (process.env.SEED_DEMO !== '0') await seedIfEmpty(db.kysely, db.dialect);

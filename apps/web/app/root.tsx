@@ -14,14 +14,13 @@ import { loadCurrencies, loadPricing } from './components/cart/currencies.server
 import { loadCategoryMenu } from './components/catalogue/category-menu.server.ts';
 import { configureApi } from './lib/api-client.ts';
 import { PricingProvider } from './lib/currency.tsx';
-import { apiJson } from './lib/api.server.ts';
 import { useNonce } from './lib/nonce.ts';
 import type { SiteSettings } from './lib/site.ts';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   // What every page's header and footer need, fetched side by side.
   const [settings, categories, user, currencies, pricing] = await Promise.all([
-    apiJson<SiteSettings>(context, '/api/kvps'),
+    context.reads.siteSettings() as Promise<SiteSettings>,
     loadCategoryMenu(context),
     loadSession(context),
     loadCurrencies(context),

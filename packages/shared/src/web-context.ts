@@ -1,3 +1,23 @@
+import type { TCustomer } from './account-schemas.ts';
+import type {
+  TAttachment,
+  TBranch,
+  TCategory,
+  TCmsItem,
+  TItemContent,
+  TItemSearchRequestInput,
+  TItemSearchResult,
+  TOption,
+  TProductCard,
+  TProductDetails,
+  TSlide,
+  TStockRow,
+  TVariantImages,
+} from './catalogue-schemas.ts';
+import type { TGlobalDiscount } from './pricing.ts';
+import type { TCurrencyConversion } from './pricing-api.ts';
+import type { TPage, TSearchRequestInput } from './search.ts';
+
 /**
  * What the web app's loaders and actions receive as context from the server that
  * renders them: a fetch-like call into the API of the same process, with the
@@ -10,4 +30,58 @@ export interface WebLoadContext {
   publicUrl: string;
   /** CSP nonce of this response's scripts. */
   nonce: string;
+  /** The shop's reads, called directly (loaders use these rather than `api`). */
+  reads: ShopReads;
+}
+
+/** What a content page (about, policies, …) carries: the article found by its slug. */
+export type TContentItem = {
+  id: number;
+  type: string;
+  title: string;
+  slug: string;
+  body: string;
+  fields: Record<string, unknown>;
+  sortOrder: number;
+  updatedAt: string;
+};
+
+/**
+ * The shop's reads as page loaders call them: the same service functions the REST routes
+ * call, in the same process, with no HTTP hop, API key check, JSON round trip or response
+ * serialisation in between (docs/decisions/0029). Inputs are parsed with the routes'
+ * own schemas, so defaults and limits are the API's. A refusal throws the API's domain
+ * error (an Error with `status` and `code`), which the loader maps to a page status.
+ */
+export interface ShopReads {
+  /** GET /api/kvps. */
+  siteSettings(): Promise<Record<string, string>>;
+  /** Every category (POST /api/categories/search followed to the last page). */
+  allCategories(): Promise<TCategory[]>;
+  /** GET /api/currencies/conversions?size=10. */
+  currencies(): Promise<TCurrencyConversion[]>;
+  /** The global discounts in force (POST /api/global/discounts/search, valid = true). */
+  discountsInForce(): Promise<TGlobalDiscount[]>;
+  /** The signed-in shopper of this request with their wishlist count, or null for a guest. */
+  shopper(): Promise<{ customer: TCustomer; wishlistCount: number } | null>;
+  /** GET /api/options. */
+  options(): Promise<TOption[]>;
+  /** POST /api/search/indices/items (`search`) or POST /api/v2/items/indices (`listing`). */
+  searchItems(body: TItemSearchRequestInput, mode: 'search' | 'listing'): Promise<TItemSearchResult>;
+  /** GET /api/v3/items/joined with exactly one of id, slug or code. */
+  item(by: { id?: number; slug?: string; code?: string }): Promise<TProductDetails>;
+  itemContent(itemId: number): Promise<TItemContent>;
+  itemBullets(itemId: number): Promise<TCmsItem[]>;
+  itemArticles(itemId: number): Promise<TCmsItem[]>;
+  variantImages(itemId: number): Promise<TVariantImages>;
+  branches(): Promise<TBranch[]>;
+  linkedItems(req: TSearchRequestInput): Promise<TPage<TProductCard>>;
+  attachments(req: TSearchRequestInput): Promise<TPage<TAttachment>>;
+  attributeTexts(): Promise<TCmsItem[]>;
+  /** POST /api/stocks/items/skus/search: never cached. */
+  stock(req: TSearchRequestInput): Promise<TPage<TStockRow>>;
+  sliders(): Promise<TSlide[]>;
+  siteBullets(): Promise<TCmsItem[]>;
+  /** POST /api/cms/articles/search. */
+  content(req: TSearchRequestInput): Promise<TPage<TContentItem>>;
 }

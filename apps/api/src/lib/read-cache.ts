@@ -41,7 +41,7 @@ export class ReadCache {
   private entries = new Map<string, Entry>();
   private pending = new Map<string, Promise<CachedBody>>();
   private bytes = 0;
-  private generation = 0;
+  private generation_ = 0;
   constructor(readonly opts: ReadCacheOptions) {}
 
   get enabled() {
@@ -50,10 +50,15 @@ export class ReadCache {
 
   /** Forgets everything (after the catalogue changed). */
   clear() {
-    this.generation++;
+    this.generation_++;
     this.entries.clear();
     this.pending.clear();
     this.bytes = 0;
+  }
+
+  /** Moves on every clear(): what is derived from cached reads compares it to know it is current. */
+  get generation() {
+    return this.generation_;
   }
 
   get size() {
@@ -85,11 +90,11 @@ export class ReadCache {
   private load(key: string, produce: () => Promise<string>): Promise<CachedBody> {
     const running = this.pending.get(key);
     if (running) return running;
-    const generation = this.generation;
+    const generation = this.generation_;
     const p = produce()
       .then((body) => {
         const value = { body, etag: etagOf(body) };
-        if (generation === this.generation) this.store(key, value);
+        if (generation === this.generation_) this.store(key, value);
         return value;
       })
       .finally(() => {

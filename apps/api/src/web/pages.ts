@@ -9,6 +9,7 @@ import type { WebLoadContext } from '@storefront/shared';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { type CachedPage, PageCache, type RenderResult, withNonce } from './page-cache.ts';
+import { ShellMemo, shopReads } from './shop-reads.ts';
 
 /** Scripts run only with this response's nonce; the page cannot be framed. */
 function pageCsp(nonce: string): string {
@@ -48,6 +49,7 @@ export interface PagesOptions {
 
 export async function registerPages(app: FastifyInstance, opts: PagesOptions) {
   const { vite } = opts;
+  const shell = new ShellMemo(app);
   const pageCache = new PageCache({ ttlMs: vite ? 0 : (opts.pageCacheMs ?? 0), maxBytes: 32 * 1024 * 1024 });
   let handle: (request: Request, context: never) => Promise<Response>;
   if (vite) {
@@ -99,6 +101,7 @@ export async function registerPages(app: FastifyInstance, opts: PagesOptions) {
         apiKey: opts.apiKey,
         publicUrl: opts.publicUrl,
         nonce,
+        reads: shopReads(app, shell, req),
         async api(apiPath, callInit = {}) {
           const fwd: Record<string, string> = { 'x-api-key': opts.apiKey };
           for (const h of FORWARDED) {

@@ -120,6 +120,7 @@ export async function startTestApp(opts: StartOptions = {}): Promise<TestApp> {
       // Tests write to the database directly and read at once: no read cache unless a test
       // asks for one (catalogue-cache.test.ts does).
       readCacheMs: 0,
+      shellCacheMs: 0,
       ...opts.config,
     };
     app = await buildApp({ config, db, logger: { level: 'silent' }, files: opts.files });

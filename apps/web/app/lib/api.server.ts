@@ -29,3 +29,19 @@ export async function apiJson<T>(context: AppLoadContext, path: string, init?: {
   }
   return json as T;
 }
+
+/**
+ * Runs a read of `context.reads` (the shop's services, called directly) with the page
+ * mapping of apiJson: the API's 404 is the page's 404, and so is its 400 (a value from the
+ * page's address that the API refuses). Other failures throw.
+ */
+export async function pageRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    const status = (err as { status?: unknown }).status;
+    if (status === 404) throw data({ message: (err as Error).message || 'Not found' }, { status: 404 });
+    if (status === 400) throw data({ message: 'This address is not valid' }, { status: 404 });
+    throw err;
+  }
+}

@@ -1,6 +1,6 @@
-import { defaultShopSort, hasShopFilters, parseShopQuery, shopQueryString, shopSearchBody, type TItemSearchResult, type TOption } from '@storefront/shared';
+import { defaultShopSort, hasShopFilters, parseShopQuery, shopQueryString, shopSearchBody } from '@storefront/shared';
 import type { AppLoadContext } from 'react-router';
-import { apiJson } from './api.server.ts';
+import { pageRead } from './api.server.ts';
 
 export type ListingPath = '/shop' | '/new-arrival' | '/sales';
 
@@ -13,18 +13,18 @@ const PRESETS: Record<ListingPath, { field: string; value: boolean }[]> = {
 
 /**
  * Everything a listing screen renders, from its URL alone (spec §2: all state in the URL):
- * the attributes that may be filtered on (GET /api/options), then one search with facets
- * (POST /api/search/indices/items).
+ * the attributes that may be filtered on (what GET /api/options answers), then one search
+ * with facets (what POST /api/search/indices/items answers).
  */
 export async function loadListing(context: AppLoadContext, request: Request, path: ListingPath) {
   const url = new URL(request.url);
-  const options = await apiJson<{ list: TOption[] }>(context, '/api/options');
-  const attributes = options.list.map((o) => ({ name: o.name, displayLabel: o.displayLabel }));
+  const options = await pageRead(() => context.reads.options());
+  const attributes = options.map((o) => ({ name: o.name, displayLabel: o.displayLabel }));
   const state = parseShopQuery(
     url.searchParams,
     attributes.map((a) => a.name),
   );
-  const result = await apiJson<TItemSearchResult>(context, '/api/search/indices/items', { method: 'POST', body: shopSearchBody(state, PRESETS[path]) });
+  const result = await pageRead(() => context.reads.searchItems(shopSearchBody(state, PRESETS[path]), 'search'));
   // Filtered and re-sorted variants of a listing point search engines at the plain one.
   const canonicalState = { ...state, attrs: {}, minPrice: null, maxPrice: null, sort: defaultShopSort(state.q), categoryBanner: '', model: '' };
   return {

@@ -1,7 +1,6 @@
-import type { TPage } from '@storefront/shared';
 import { data } from 'react-router';
 import { RichText } from '../components/content/rich-text.tsx';
-import { apiJson } from '../lib/api.server.ts';
+import { pageRead } from '../lib/api.server.ts';
 import type { Route } from './+types/content-page';
 
 type ContentItem = { title: string; slug: string; body: string; updatedAt: string };
@@ -9,18 +8,18 @@ type ContentItem = { title: string; slug: string; body: string; updatedAt: strin
 // Site pages (about, policies, coming soon, delivery) are CMS content, by slug = path.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const slug = new URL(request.url).pathname.replace(/^\/|\/$/g, '');
-  const page = await apiJson<TPage<ContentItem>>(context, '/api/cms/articles/search', {
-    method: 'POST',
-    body: {
+  const page = await pageRead(() =>
+    context.reads.content({
       page: 1,
       size: 1,
       textParams: [
         { field: 'type', value: 'page', matchType: 'EXACT' },
         { field: 'slug', value: slug, matchType: 'EXACT' },
       ],
-    },
-  });
-  const item = page.list[0];
+    }),
+  );
+  const found = page.list[0];
+  const item: ContentItem | undefined = found && { title: found.title, slug: found.slug, body: found.body, updatedAt: found.updatedAt };
   if (!item) throw data({ message: `Page not found: /${slug}` }, { status: 404 });
   return { item, canonical: `${context.publicUrl}/${slug}` };
 }

@@ -1,19 +1,4 @@
-import {
-  categoryPath,
-  chooseSku,
-  productPath,
-  skuOptions,
-  skuSelection,
-  type TAttachment,
-  type TBranch,
-  type TCmsItem,
-  type TItemContent,
-  type TPage,
-  type TProductCard,
-  type TProductDetails,
-  type TStockRow,
-  type TVariantImages,
-} from '@storefront/shared';
+import { categoryPath, chooseSku, productPath, skuOptions, skuSelection, type TProductDetails, type TStockRow } from '@storefront/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router';
 import { WishlistToggle } from '../components/account/wishlist-toggle.tsx';
@@ -25,7 +10,7 @@ import { ProductGallery } from '../components/catalogue/product-gallery.tsx';
 import { SkuPicker } from '../components/catalogue/sku-picker.tsx';
 import { StockSummary, StockTable } from '../components/catalogue/stock-table.tsx';
 import { RichText } from '../components/content/rich-text.tsx';
-import { apiJson } from '../lib/api.server.ts';
+import { pageRead } from '../lib/api.server.ts';
 import { pageMeta, settingsFrom } from '../lib/seo.ts';
 import { brandName } from '../lib/site.ts';
 import type { Route } from './+types/details';
@@ -34,50 +19,36 @@ import type { Route } from './+types/details';
 // at its readable, canonical address /products/{slug}. The chosen sku lives in the URL
 // (?sku=) so a link shares the exact option; choosing one does not reload the data.
 
-const list = <T,>(p: Promise<{ list: T[] }>) => p.then((r) => r.list);
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  let by: string;
-  if (params.slug) by = `slug=${encodeURIComponent(params.slug)}`;
-  else if (/^\d{1,10}$/.test(url.searchParams.get('id') ?? '')) by = `id=${url.searchParams.get('id')}`;
-  else if (url.searchParams.get('slug')) by = `slug=${encodeURIComponent(url.searchParams.get('slug')!)}`;
+  let by: { id?: number; slug?: string };
+  if (params.slug) by = { slug: params.slug };
+  else if (/^\d{1,10}$/.test(url.searchParams.get('id') ?? '')) by = { id: Number(url.searchParams.get('id')) };
+  else if (url.searchParams.get('slug')) by = { slug: url.searchParams.get('slug')! };
   else throw data({ message: 'Choose a product to see its page: /details?id=…' }, { status: 404 });
 
-  const item = await apiJson<TProductDetails>(context, `/api/v3/items/joined?${by}`);
+  const { reads } = context;
+  const item = await pageRead(() => reads.item(by));
   const id = item.id;
   const stockPages = async () => {
     const rows: TStockRow[] = [];
     for (let page = 1; page <= 20; page++) {
-      const res = await apiJson<TPage<TStockRow>>(context, '/api/stocks/items/skus/search', {
-        method: 'POST',
-        body: { page, size: 100, textParams: [{ field: 'itemId', value: id }] },
-      });
+      const res = await reads.stock({ page, size: 100, textParams: [{ field: 'itemId', value: id }] });
       rows.push(...res.list);
       if (!res.nextPageToken) break;
     }
     return rows;
   };
   const [content, bullets, articles, variants, stock, branches, related, attachments, helpTexts] = await Promise.all([
-    apiJson<TItemContent>(context, `/api/v2/items/content?itemId=${id}`),
-    list(apiJson<{ list: TCmsItem[] }>(context, `/api/v2/items/cms/bullets?itemId=${id}`)),
-    list(apiJson<{ list: TCmsItem[] }>(context, `/api/v2/items/cms/articles?itemId=${id}`)),
-    apiJson<TVariantImages>(context, `/api/items/cms/variants/images?itemId=${id}`),
+    reads.itemContent(id),
+    reads.itemBullets(id),
+    reads.itemArticles(id),
+    reads.variantImages(id),
     stockPages(),
-    list(apiJson<{ list: TBranch[] }>(context, '/api/branches')),
-    list(
-      apiJson<TPage<TProductCard>>(context, '/api/items/linked/search', {
-        method: 'POST',
-        body: { page: 1, size: 8, textParams: [{ field: 'itemId', value: id }] },
-      }),
-    ),
-    list(
-      apiJson<TPage<TAttachment>>(context, '/api/items/attachments/search', {
-        method: 'POST',
-        body: { page: 1, size: 10, textParams: [{ field: 'itemId', value: id }] },
-      }),
-    ),
-    list(apiJson<{ list: TCmsItem[] }>(context, '/api/cms/attrs/text')),
+    reads.branches(),
+    reads.linkedItems({ page: 1, size: 8, textParams: [{ field: 'itemId', value: id }] }).then((p) => p.list),
+    reads.attachments({ page: 1, size: 10, textParams: [{ field: 'itemId', value: id }] }).then((p) => p.list),
+    reads.attributeTexts(),
   ]);
   return {
     item,

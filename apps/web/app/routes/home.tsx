@@ -1,11 +1,10 @@
-import { categoryPath, type TCmsItem, type TItemSearchResult, type TSlide } from '@storefront/shared';
+import { categoryPath } from '@storefront/shared';
 import { Link, useRouteLoaderData } from 'react-router';
 import { TickIcon } from '../components/catalogue/catalogue-icons.tsx';
 import type { MenuCategory } from '../components/catalogue/category-tree.ts';
 import { HeroCarousel } from '../components/catalogue/hero-carousel.tsx';
 import { ProductGrid } from '../components/catalogue/product-card.tsx';
 import { ArrowRightIcon } from '../components/ui/icons.tsx';
-import { apiJson } from '../lib/api.server.ts';
 import { pageMeta, settingsFrom } from '../lib/seo.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/home';
@@ -16,24 +15,27 @@ import type { Route } from './+types/home';
 const listing = (filter: string) => ({
   page: 1,
   size: 8,
-  textParams: [{ field: filter, value: true, matchType: 'EXACT' }],
-  sortParams: [{ field: 'createdAt', type: 'DESC' }],
+  textParams: [{ field: filter, value: true, matchType: 'EXACT' as const }],
+  sortParams: [{ field: 'createdAt', type: 'DESC' as const }],
 });
 
 export async function loader({ context }: Route.LoaderArgs) {
+  const { reads } = context;
   const [slides, bullets, journal, newArrivals, onSale] = await Promise.all([
-    apiJson<{ list: TSlide[] }>(context, '/api/cms/sliders/images'),
-    apiJson<{ list: TCmsItem[] }>(context, '/api/cms/bullets'),
-    apiJson<{ list: TCmsItem[] }>(context, '/api/cms/articles/search', {
-      method: 'POST',
-      body: { page: 1, size: 20, textParams: [{ field: 'type', value: 'article', matchType: 'EXACT' }], sortParams: [{ field: 'sortOrder', type: 'ASC' }] },
+    reads.sliders(),
+    reads.siteBullets(),
+    reads.content({
+      page: 1,
+      size: 20,
+      textParams: [{ field: 'type', value: 'article', matchType: 'EXACT' }],
+      sortParams: [{ field: 'sortOrder', type: 'ASC' }],
     }),
-    apiJson<TItemSearchResult>(context, '/api/v2/items/indices', { method: 'POST', body: listing('newArrival') }),
-    apiJson<TItemSearchResult>(context, '/api/v2/items/indices', { method: 'POST', body: listing('onSale') }),
+    reads.searchItems(listing('newArrival'), 'listing'),
+    reads.searchItems(listing('onSale'), 'listing'),
   ]);
   return {
-    slides: slides.list,
-    bullets: bullets.list,
+    slides,
+    bullets,
     // Guides aimed at categories belong on product pages; the journal shows the general ones.
     articles: journal.list.filter((a) => !Array.isArray(a.fields.categories)).slice(0, 4),
     newArrivals: newArrivals.list,

@@ -1,7 +1,7 @@
-import type { TBranch, TPage, TProductDetails, TStockRow } from '@storefront/shared';
+import type { TBranch } from '@storefront/shared';
 import { Link } from 'react-router';
 import { ArrowRightIcon, PhoneIcon } from '../components/ui/icons.tsx';
-import { apiJson } from '../lib/api.server.ts';
+import { pageRead } from '../lib/api.server.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/outlets';
 
@@ -23,18 +23,21 @@ type Availability = {
 };
 
 async function loadAvailability(context: Route.LoaderArgs['context'], sku: string): Promise<Availability> {
-  const stock = await apiJson<TPage<TStockRow>>(context, '/api/stocks/items/skus/search', {
-    method: 'POST',
-    body: { page: 1, size: 100, textParams: [{ field: 'skuCode', value: sku, matchType: 'EXACT' }], sortParams: [{ field: 'branchId', type: 'ASC' }] },
-  });
+  const stock = await pageRead(() =>
+    context.reads.stock({
+      page: 1,
+      size: 100,
+      textParams: [{ field: 'skuCode', value: sku, matchType: 'EXACT' }],
+      sortParams: [{ field: 'branchId', type: 'ASC' }],
+    }),
+  );
   const byBranch: Record<number, number> = {};
   for (const r of stock.list) byBranch[r.branchId] = (byBranch[r.branchId] ?? 0) + r.quantity;
   let product: Availability['product'] = null;
   const itemId = stock.list[0]?.itemId;
   if (itemId) {
-    const res = await context.api(`/api/v3/items/joined?id=${itemId}`);
-    if (res.ok) {
-      const p = (await res.json()) as TProductDetails;
+    const p = await context.reads.item({ id: itemId }).catch(() => null);
+    if (p) {
       const s = p.skus.find((x) => x.code === sku);
       product = {
         id: p.id,
@@ -50,12 +53,9 @@ async function loadAvailability(context: Route.LoaderArgs['context'], sku: strin
 export async function loader({ request, context }: Route.LoaderArgs) {
   const raw = new URL(request.url).searchParams.get('sku')?.trim() ?? '';
   const sku = SKU_CODE.test(raw) ? raw.toUpperCase() : null;
-  const [branches, availability] = await Promise.all([
-    apiJson<{ list: TBranch[] }>(context, '/api/branches'),
-    sku ? loadAvailability(context, sku) : Promise.resolve(null),
-  ]);
+  const [branches, availability] = await Promise.all([pageRead(() => context.reads.branches()), sku ? loadAvailability(context, sku) : Promise.resolve(null)]);
   // Warehouses are not places a shopper can visit.
-  const visitable = branches.list.filter((b) => b.kind !== 'warehouse');
+  const visitable = branches.filter((b) => b.kind !== 'warehouse');
   return { branches: visitable, availability, badSku: raw !== '' && !sku ? raw.slice(0, 64) : null, canonical: `${context.publicUrl}/outlets` };
 }
 

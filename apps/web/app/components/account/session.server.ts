@@ -1,22 +1,18 @@
-import type { TCustomer, TPage } from '@storefront/shared';
 import type { AppLoadContext } from 'react-router';
 import type { ShellUser } from './shell-user.ts';
 
 export type { ShellUser } from './shell-user.ts';
 
 /**
- * The signed-in customer for server rendering, or null for a guest: GET /api/customers
- * with the shopper's `sid` cookie forwarded (WebLoadContext.api), then the wishlist count
- * for the header's badge. Never throws: a failure renders the page as a guest's.
+ * The signed-in customer for server rendering, or null for a guest: the shopper of the
+ * `sid` cookie with the wishlist count for the header's badge (context.reads). Never
+ * throws: a failure renders the page as a guest's.
  */
 export async function loadSession(context: AppLoadContext): Promise<ShellUser | null> {
   try {
-    const me = await context.api('/api/customers');
-    if (me.status !== 200) return null;
-    const customer = (await me.json()) as TCustomer;
-    const wl = await context.api('/api/wishlists/items/search', { method: 'POST', body: { page: 1, size: 1, fetchCount: true } });
-    const count = wl.ok ? (((await wl.json()) as TPage<unknown>).count ?? 0) : 0;
-    return { userId: customer.userId, name: customer.fullName, imageUrl: customer.imageUrl, wishlistCount: count };
+    const s = await context.reads.shopper();
+    if (!s) return null;
+    return { userId: s.customer.userId, name: s.customer.fullName, imageUrl: s.customer.imageUrl, wishlistCount: s.wishlistCount };
   } catch {
     return null;
   }

@@ -7,6 +7,12 @@ import { HTTP_CACHE } from '../../../lib/read-cache.ts';
 import { itemDetails } from '../../../modules/catalogue/catalogue.service.ts';
 
 export const ZItemId = z.coerce.number().int().min(1).max(2_147_483_647);
+/** Which product: exactly one of these (checked by the caller). */
+export const ZItemLookup = z.object({
+  id: ZItemId.optional(),
+  slug: z.string().min(1).max(300).optional(),
+  code: z.string().min(1).max(64).optional(),
+});
 
 export const itemsV3Routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -16,11 +22,7 @@ export const itemsV3Routes: FastifyPluginAsyncZod = async (app) => {
         tags: ['catalogue'],
         summary: 'One product with its skus (prices, attribute values), pictures, categories and bundle parts',
         description: 'Choose the product by exactly one of id, slug or code (its model number).',
-        querystring: z.object({
-          id: ZItemId.optional(),
-          slug: z.string().min(1).max(300).optional(),
-          code: z.string().min(1).max(64).optional(),
-        }),
+        querystring: ZItemLookup,
         response: { 200: ZProductDetails, 400: ZApiError, 401: ZApiError, 404: ZApiError },
       },
     },

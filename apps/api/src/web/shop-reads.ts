@@ -1,0 +1,154 @@
+import {
+  PAGE_SIZE,
+  type ShopReads,
+  type TCategory,
+  type TCurrencyConversion,
+  type TGlobalDiscount,
+  ZItemSearchRequest,
+  ZSearchRequest,
+} from '@storefront/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badRequest } from '../lib/errors.ts';
+import { sessionToken } from '../modules/accounts/sessions.ts';
+import {
+  attachments,
+  attributeTexts,
+  branchList,
+  itemArticles,
+  itemBullets,
+  itemContent,
+  itemDetails,
+  linkedItems,
+  options,
+  searchCategories,
+  searchStock,
+  siteBullets,
+  sliders,
+  variantImages,
+} from '../modules/catalogue/catalogue.service.ts';
+import { searchItems } from '../modules/catalogue/search.service.ts';
+import { listCurrencies } from '../modules/currencies/currencies.service.ts';
+import { searchDiscounts } from '../modules/pricing/pricing.service.ts';
+import { searchContent, siteSettings } from '../modules/site/site.service.ts';
+import { findNul } from '../plugins/text-input.ts';
+import { ZItemLookup } from '../routes/api/v3/items.ts';
+import { countItems as wishlistCount } from '../modules/wishlists/wishlists.repository.ts';
+
+// Page loaders read through these functions rather than through the REST API
+// (docs/decisions/0029): the same service functions the routes call, with the routes'
+// input schemas, in this process. What the header and footer of every page show is
+// computed once and kept (ShellMemo) until the catalogue changes or SHELL_CACHE_MS passes.
+
+interface Shell {
+  settings: Record<string, string>;
+  categories: TCategory[];
+  currencies: TCurrencyConversion[];
+  discounts: TGlobalDiscount[];
+}
+
+/** The shell data, computed by one caller while the others wait for the same answer. */
+export class ShellMemo {
+  private value: { at: number; generation: number; promise: Promise<Shell> } | null = null;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  get(): Promise<Shell> {
+    const ttl = this.app.config.shellCacheMs;
+    const now = Date.now();
+    const generation = this.app.readCache.generation;
+    const v = this.value;
+    if (v && ttl > 0 && now - v.at < ttl && v.generation === generation) return v.promise;
+    const promise = computeShell(this.app);
+    if (ttl > 0) {
+      this.value = { at: now, generation, promise };
+      // A failure is not kept: the next page tries again.
+      promise.catch(() => {
+        if (this.value?.promise === promise) this.value = null;
+      });
+    }
+    return promise;
+  }
+}
+
+async function computeShell(app: FastifyInstance): Promise<Shell> {
+  const db = app.db.kysely;
+  const [settings, categories, currencies, discounts] = await Promise.all([
+    siteSettings(db),
+    (async () => {
+      const all: TCategory[] = [];
+      for (let page = 1; page <= 40; page++) {
+        const res = await searchCategories(db, ZSearchRequest.parse({ page, size: PAGE_SIZE.category }));
+        all.push(...res.list);
+        if (!res.nextPageToken) break;
+      }
+      return all;
+    })(),
+    listCurrencies(db, 1, PAGE_SIZE.currency).then((p) => p.list),
+    (async () => {
+      const all: TGlobalDiscount[] = [];
+      for (let page = 1; page <= 20; page++) {
+        const res = await searchDiscounts(db, ZSearchRequest.parse({ page, size: 100, textParams: [{ field: 'valid', value: true }] }));
+        all.push(...res.list);
+        if (!res.nextPageToken) break;
+      }
+      return all;
+    })(),
+  ]);
+  return { settings, categories, currencies, discounts };
+}
+
+/** The route's input schema, with the API's answer to a value it refuses (400 bad_request). */
+function parsed<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, input: unknown): T {
+  // As the API's text-input check: PostgreSQL cannot store NUL, and no field has a use for it.
+  if (findNul(input) !== null) throw badRequest('Text may not contain NUL characters');
+  const r = schema.safeParse(input);
+  if (!r.success) throw badRequest('The request is not valid');
+  return r.data;
+}
+
+/** The reads of one page request: the session is looked up at most once. */
+export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRequest): ShopReads {
+  const db = app.db.kysely;
+  const dialect = app.db.dialect;
+  let customer: Promise<{ customerId: number } | null> | undefined;
+  const signedIn = () => {
+    customer ??= (async () => {
+      const token = sessionToken(req);
+      return token ? app.accounts.resolveToken(token) : null;
+    })();
+    return customer;
+  };
+  return {
+    siteSettings: async () => (await shell.get()).settings,
+    allCategories: async () => (await shell.get()).categories,
+    currencies: async () => (await shell.get()).currencies,
+    discountsInForce: async () => (await shell.get()).discounts,
+    async shopper() {
+      const s = await signedIn();
+      if (!s) return null;
+      const [c, count] = await Promise.all([app.accounts.getCustomer(s.customerId), wishlistCount(db, s.customerId)]);
+      return { customer: c, wishlistCount: count };
+    },
+    options: () => options(db),
+    searchItems: (body, mode) => searchItems(db, dialect, parsed(ZItemSearchRequest, body), mode),
+    async item(input) {
+      const by = parsed(ZItemLookup, input);
+      if ([by.id, by.slug, by.code].filter((v) => v !== undefined).length !== 1) {
+        throw badRequest('Give exactly one of id, slug or code', { id: 'exactly one of id, slug or code' });
+      }
+      return itemDetails(db, { ...by, code: by.code?.trim().toUpperCase() });
+    },
+    itemContent: (id) => itemContent(db, id),
+    itemBullets: (id) => itemBullets(db, id),
+    itemArticles: (id) => itemArticles(db, id),
+    variantImages: (id) => variantImages(db, id),
+    branches: () => branchList(db),
+    linkedItems: (r) => linkedItems(db, parsed(ZSearchRequest, r)),
+    attachments: (r) => attachments(db, parsed(ZSearchRequest, r)),
+    attributeTexts: () => attributeTexts(db),
+    stock: (r) => searchStock(db, parsed(ZSearchRequest, r)),
+    sliders: () => sliders(db),
+    siteBullets: () => siteBullets(db),
+    content: (r) => searchContent(db, parsed(ZSearchRequest, r)),
+  };
+}
