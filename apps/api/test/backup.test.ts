@@ -60,7 +60,7 @@ function runOps(script: 'backup' | 'restore', args: string[], env: Record<string
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (out += d));
-  return new Promise((resolve) => child.on('exit', (code) => setImmediate(() => resolve({ code, out }))));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
 }
 
 describe.runIf(sqlite)('npm run backup / restore (SQLite)', () => {

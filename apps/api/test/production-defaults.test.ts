@@ -17,6 +17,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 interface Run {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -35,7 +36,7 @@ function runMain(settings: Record<string, string>, untilReady = false): Promise<
     ...settings,
   };
   const child = spawn(process.execPath, [MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: Run = { code: null, stdout: '', stderr: '' };
+  const run: Run = { code: null, signal: null, stdout: '', stderr: '' };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -46,11 +47,12 @@ function runMain(settings: Record<string, string>, untilReady = false): Promise<
       if (untilReady && run.stdout.includes('shop is ready')) child.kill('SIGTERM');
     });
     child.stderr.on('data', (d: Buffer) => (run.stderr += d));
-    child.on('exit', (code) => {
+    // 'close', not 'exit': only then has everything the child wrote been read from its pipes.
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       run.code = code;
-      // Let the pipes drain.
-      setImmediate(() => resolve(run));
+      run.signal = signal;
+      resolve(run);
     });
   });
 }
@@ -75,7 +77,7 @@ describe('starting in production', () => {
     const secret = path.join(tmp, 'sandbox-secret');
     fs.writeFileSync(secret, 'b1946ac92492d2347c6235b4d2611184\n');
     const run = await runMain({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: '1', PAYMENT_SANDBOX_SECRET_FILE: secret }, true);
-    expect(run.stdout, run.stderr).toContain('shop is ready');
+    expect(run.stdout, `exit ${run.code} ${run.signal}: ${run.stderr}`).toContain('shop is ready');
     expect(run.code).toBe(0);
     expect(run.stdout + run.stderr).not.toContain('b1946ac92492d2347c6235b4d2611184');
   });
