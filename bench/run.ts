@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { probe, runLoad } from './lib/load.ts';
-import { REPO_ROOT, startShop, type DbKind, type ShopServer } from './lib/server.ts';
+import { createPgSchema, REPO_ROOT, startShop, type DbKind, type ShopServer } from './lib/server.ts';
 import { formatMb, printResults, type ResultRow } from './lib/table.ts';
-import { expect2xx, scenarios } from './scenarios.ts';
+import { expect2xx, type ScenarioContext, scenarios } from './scenarios.ts';
 
 // npm run bench -- [--db sqlite|postgres|both] [--duration S] [--connections N]
-//                  [--products N] [--only name,name] [--warmup S] [--sqlite-file F] [--json F]
+//                  [--products N] [--only name,name] [--warmup S] [--sqlite-file F] [--pg-schema S]
+//                  [--no-cache] [--spread N] [--json F]
 // Prints figures to compare between commits on the same machine. It never fails on time.
 
 const USAGE = `usage: npm run bench -- [options]
@@ -20,6 +21,11 @@ const USAGE = `usage: npm run bench -- [options]
   --products N                seed a catalogue of N products first (default: the demo catalogue)
   --only name,name            run only these scenarios (${scenarios.map((s) => s.name).join(', ')})
   --sqlite-file F             use this SQLite file instead of a fresh one (kept afterwards)
+  --pg-schema S               use this PostgreSQL schema instead of a fresh one (kept afterwards)
+  --no-cache                  also measure every scenario on a server with the read and page caches off
+                              (READ_CACHE_MS=0 PAGE_CACHE_MS=0), printed next to the cached figures
+  --spread N                  also measure the catalogue scenarios with requests spread over N different
+                              products, categories and search words, as real traffic is
   --json F                    also write the results to F as JSON`;
 
 function fail(message: string): never {
@@ -38,6 +44,9 @@ try {
       products: { type: 'string' },
       only: { type: 'string' },
       'sqlite-file': { type: 'string' },
+      'pg-schema': { type: 'string' },
+      'no-cache': { type: 'boolean', default: false },
+      spread: { type: 'string' },
       json: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -62,6 +71,10 @@ const durationS = positive('duration', values.duration, { integer: false });
 const connections = positive('connections', values.connections);
 const warmupS = positive('warmup', values.warmup, { integer: false, allowZero: true });
 const products = values.products === undefined ? undefined : positive('products', values.products);
+const spread = values.spread === undefined ? undefined : positive('spread', values.spread);
+const noCache = values['no-cache'];
+const sqliteFileOpt = values['sqlite-file'];
+const pgSchemaOpt = values['pg-schema'];
 
 if (!['sqlite', 'postgres', 'both'].includes(values.db)) fail(`--db must be sqlite, postgres or both (got ${values.db})`);
 const hasPg = Boolean(process.env.DATABASE_URL);
@@ -130,87 +143,133 @@ const rows: ResultRow[] = [];
 let aborted: string | undefined;
 const memory: string[] = [];
 
-for (const db of dbs) {
-  console.log(`[${db}] ${products ? `seeding ${products} products and ` : ''}starting the server…`);
-  const t0 = Date.now();
-  const server = await startShop({ db, products, sqliteFile: values['sqlite-file'] && fromUserCwd(values['sqlite-file']) });
-  current = server;
-  try {
-    if (server.seedLog) console.log(`[${db}] ${server.seedLog.split('\n').pop()}`);
-    console.log(
-      `[${db}] ready in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${server.baseUrl}, pid ${server.pid}` +
-        `${server.pidVerified ? ' (owns the listening socket)' : ' (could not confirm it owns the socket)'}, ${server.where}`,
-    );
-    // Let start-up garbage settle before calling the figure "idle".
-    await sleep(1_000);
-    const idle = server.rss();
-    let peak = idle;
-
-    for (const sc of selected) {
-      const ctx = { baseUrl: server.baseUrl, db, products };
-      const row: ResultRow = { name: sc.name, db, rssIdle: server.rss(), rssLoad: null };
-      rows.push(row);
-      try {
-        const req = { ...sc, ...(await sc.prepare?.(ctx)) };
-        const reason = (sc.check ?? expect2xx)(await probe(server.baseUrl, req.path, req));
-        if (reason) {
-          row.note = reason;
-          console.log(`[${db}] ${sc.name}: ${reason}`);
-          continue;
-        }
-        const hwmReset = server.resetPeakRss();
-        let sampled = row.rssIdle;
-        const result = await runLoad({
-          baseUrl: server.baseUrl,
-          ...req,
-          connections,
-          durationS,
-          warmupS,
-          onSample: () => {
-            sampled = maxOf(sampled, server.rss());
-          },
-        });
-        row.result = result;
-        row.rssLoad = maxOf(sampled, hwmReset ? server.peakRss() : null);
-        peak = maxOf(peak, row.rssLoad);
-        if (result.non2xx || result.errors) {
-          const codes = Object.entries(result.statusCodes)
-            .map(([c, n]) => `${c}×${n}`)
-            .join(', ');
-          row.note = `statuses ${codes || 'none'}; ${result.errors} connection errors (${result.timeouts} timeouts)`;
-        }
-        console.log(
-          `[${db}] ${sc.name}: ${Math.round(result.requestsPerSec)} req/s, p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms` +
-            `${row.note ? ` (${row.note})` : ''}`,
-        );
-      } catch (err) {
-        row.note = `failed: ${(err as Error).message.split('\n')[0]}`;
-        console.log(`[${db}] ${sc.name}: ${row.note}`);
-      }
-      const ended = server.exited();
-      if (ended !== null) {
-        // main.ts exits 0 only after a SIGTERM/SIGINT: then something else signalled it.
-        const why = ended === '0' ? 'exit 0: something sent it SIGTERM or SIGINT' : `ended with ${ended}`;
-        aborted = `the ${db} server stopped during "${sc.name}" (${why}); figures from that scenario on are not trustworthy`;
-        row.note = `${row.note ? `${row.note}; ` : ''}server stopped during this scenario (${why})`;
-        const out = server.output().trim();
-        if (out) console.error(`[${db}] last server output:\n${out}`);
-        break;
-      }
-    }
-
-    const after = server.rss();
-    const others = server.descendantsRss();
-    memory.push(
-      `  ${db.padEnd(8)} after start ${formatMb(idle)} MB, peak under load ${formatMb(peak)} MB, after load ${formatMb(after)} MB` +
-        (others ? ` (+ ${formatMb(others)} MB in processes it started)` : ''),
-    );
-  } finally {
-    await server.stop();
-    current = undefined;
+/** One database kept for the cached and the uncached server of a --no-cache run. */
+async function sharedDatabase(db: DbKind): Promise<{ sqliteFile?: string; schema?: string; cleanup(): Promise<void> }> {
+  if (db === 'sqlite') {
+    if (sqliteFileOpt) return { sqliteFile: fromUserCwd(sqliteFileOpt), cleanup: async () => {} };
+    if (!noCache) return { cleanup: async () => {} };
+    const file = path.join(os.tmpdir(), `storefront-bench-${process.pid}-${Date.now().toString(36)}.db`);
+    return { sqliteFile: file, cleanup: async () => ['', '-wal', '-shm'].forEach((x) => fs.rmSync(file + x, { force: true })) };
   }
-  console.log('');
-  if (aborted) break;
+  if (pgSchemaOpt) return { schema: pgSchemaOpt, cleanup: async () => {} };
+  if (!noCache) return { cleanup: async () => {} };
+  const { schema, drop } = await createPgSchema(process.env.DATABASE_URL!);
+  return { schema, cleanup: drop };
+}
+
+/** The scenario as measured: once as it is, and once spread over many targets with --spread. */
+async function variants(sc: (typeof selected)[number], ctx: ScenarioContext) {
+  const req = { ...sc, ...(await sc.prepare?.(ctx)) };
+  const out: { name: string; req: typeof req }[] = [{ name: sc.name, req }];
+  if (spread && sc.spread) {
+    const requests = await sc.spread(ctx, spread);
+    out.push({ name: `${sc.name} ×${requests.length}`, req: { ...req, path: requests[0].path ?? req.path, requests } });
+  }
+  return out;
+}
+
+const CACHE_OFF = { READ_CACHE_MS: '0', PAGE_CACHE_MS: '0' };
+
+outer: for (const db of dbs) {
+  const shared = await sharedDatabase(db);
+  try {
+    for (const cache of noCache ? (['on', 'off'] as const) : (['on'] as const)) {
+      const label = noCache ? `${db}, cache ${cache}` : db;
+      const seed = cache === 'on' ? products : undefined;
+      console.log(`[${label}] ${seed ? `seeding ${seed} products and ` : ''}starting the server…`);
+      const t0 = Date.now();
+      const server = await startShop({ db, products: seed, sqliteFile: shared.sqliteFile, schema: shared.schema, env: cache === 'off' ? CACHE_OFF : {} });
+      current = server;
+      try {
+        if (server.seedLog) console.log(`[${label}] ${server.seedLog.split('\n').pop()}`);
+        console.log(
+          `[${label}] ready in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${server.baseUrl}, pid ${server.pid}` +
+            `${server.pidVerified ? ' (owns the listening socket)' : ' (could not confirm it owns the socket)'}, ${server.where}`,
+        );
+        // Let start-up garbage settle before calling the figure "idle".
+        await sleep(1_000);
+        const idle = server.rss();
+        let peak = idle;
+
+        eachScenario: for (const sc of selected) {
+          const ctx = { baseUrl: server.baseUrl, db, products };
+          let runs: Awaited<ReturnType<typeof variants>>;
+          try {
+            runs = await variants(sc, ctx);
+          } catch (err) {
+            const row: ResultRow = { name: sc.name, db: label, rssIdle: server.rss(), rssLoad: null, note: `failed: ${(err as Error).message.split('\n')[0]}` };
+            rows.push(row);
+            console.log(`[${label}] ${sc.name}: ${row.note}`);
+            continue;
+          }
+          for (const { name, req } of runs) {
+            const row: ResultRow = { name, db: label, rssIdle: server.rss(), rssLoad: null };
+            rows.push(row);
+            try {
+              const reason = (sc.check ?? expect2xx)(await probe(server.baseUrl, req.path, req));
+              if (reason) {
+                row.note = reason;
+                console.log(`[${label}] ${name}: ${reason}`);
+                continue;
+              }
+              const hwmReset = server.resetPeakRss();
+              let sampled = row.rssIdle;
+              const result = await runLoad({
+                baseUrl: server.baseUrl,
+                ...req,
+                connections,
+                durationS,
+                warmupS,
+                onSample: () => {
+                  sampled = maxOf(sampled, server.rss());
+                },
+              });
+              row.result = result;
+              row.rssLoad = maxOf(sampled, hwmReset ? server.peakRss() : null);
+              peak = maxOf(peak, row.rssLoad);
+              if (result.non2xx || result.errors) {
+                const codes = Object.entries(result.statusCodes)
+                  .map(([c, n]) => `${c}×${n}`)
+                  .join(', ');
+                row.note = `statuses ${codes || 'none'}; ${result.errors} connection errors (${result.timeouts} timeouts)`;
+              }
+              console.log(
+                `[${label}] ${name}: ${Math.round(result.requestsPerSec)} req/s, p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms` +
+                  `${row.note ? ` (${row.note})` : ''}`,
+              );
+            } catch (err) {
+              row.note = `failed: ${(err as Error).message.split('\n')[0]}`;
+              console.log(`[${label}] ${name}: ${row.note}`);
+            }
+            const ended = server.exited();
+            if (ended !== null) {
+              // main.ts exits 0 only after a SIGTERM/SIGINT: then something else signalled it.
+              const why = ended === '0' ? 'exit 0: something sent it SIGTERM or SIGINT' : `ended with ${ended}`;
+              aborted = `the ${label} server stopped during "${name}" (${why}); figures from that scenario on are not trustworthy`;
+              row.note = `${row.note ? `${row.note}; ` : ''}server stopped during this scenario (${why})`;
+              const out = server.output().trim();
+              if (out) console.error(`[${label}] last server output:\n${out}`);
+              break eachScenario;
+            }
+          }
+        }
+
+        const after = server.rss();
+        const others = server.descendantsRss();
+        memory.push(
+          `  ${label.padEnd(16)} after start ${formatMb(idle)} MB, peak under load ${formatMb(peak)} MB, after load ${formatMb(after)} MB` +
+            (others ? ` (+ ${formatMb(others)} MB in processes it started)` : ''),
+        );
+      } finally {
+        await server.stop();
+        current = undefined;
+      }
+      console.log('');
+      if (aborted) break outer;
+    }
+  } finally {
+    await shared.cleanup();
+  }
 }
 
 printResults(rows);

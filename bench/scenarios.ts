@@ -32,6 +32,11 @@ export interface Scenario extends ScenarioRequest {
    * null to go ahead. Default: anything but 2xx is not measured (a fast 404 is not a figure).
    */
   check?(probe: ProbeResult): string | null;
+  /**
+   * The same kind of request spread over `n` different targets (products, categories,
+   * search words), for --spread: what a crawl or real traffic asks, where few answers repeat.
+   */
+  spread?(ctx: ScenarioContext, n: number): Promise<autocannon.Request[]>;
 }
 
 export function expect2xx(p: ProbeResult): string | null {
@@ -59,6 +64,13 @@ export const scenarios: Scenario[] = [
       }
       return expect2xx(p);
     },
+  },
+  {
+    name: 'ssr-cart',
+    description: 'GET /cart: a server-rendered page without catalogue data (the shell only)',
+    path: '/cart',
+    headers: { accept: 'text/html' },
+    check: (p) => expectHtml(p),
   },
   ...catalogueScenarios(),
 ];
@@ -93,8 +105,38 @@ async function biggestCategory(baseUrl: string): Promise<{ id: number; name: str
 
 /** A product in the middle of the catalogue, by id (the seed numbers products from 1). */
 async function someProduct(ctx: ScenarioContext): Promise<{ id: number; slug: string; modelCode: string }> {
-  const id = Math.max(1, Math.floor((ctx.products ?? 320) / 2));
+  const total = ctx.products ?? (await apiPost<{ count: number }>(ctx.baseUrl, '/api/search/indices/items', { size: 1, fetchCount: true })).count;
+  const id = Math.max(1, Math.floor(total / 2));
   return apiGet(ctx.baseUrl, `/api/v3/items/joined?id=${id}`);
+}
+
+/** `n` product ids spread evenly over the catalogue (the seed numbers products from 1). */
+async function spreadIds(ctx: ScenarioContext, n: number): Promise<number[]> {
+  // An existing database (--sqlite-file, --pg-schema) says itself how big its catalogue is.
+  const total = ctx.products ?? (await apiPost<{ count: number }>(ctx.baseUrl, '/api/search/indices/items', { size: 1, fetchCount: true })).count;
+  const count = Math.min(n, total);
+  return Array.from({ length: count }, (_, i) => 1 + Math.floor((i * total) / count));
+}
+
+/** Every category with its product count, and `n` words from product titles across the catalogue. */
+async function categories(baseUrl: string): Promise<{ id: number; name: string }[]> {
+  const all: { id: number; name: string }[] = [];
+  for (let page = 1; page <= 40; page++) {
+    const res = await apiPost<{ list: { id: number; name: string }[]; nextPageToken: string }>(baseUrl, '/api/categories/search', { page, size: 50 });
+    all.push(...res.list.map((c) => ({ id: c.id, name: c.name })));
+    if (!res.nextPageToken) break;
+  }
+  return all;
+}
+
+async function titleWords(ctx: ScenarioContext, n: number): Promise<string[]> {
+  const words = new Set<string>();
+  for (const id of await spreadIds(ctx, Math.min(n, 200))) {
+    const p = await apiGet<{ title: string }>(ctx.baseUrl, `/api/v3/items/joined?id=${id}`).catch(() => null);
+    for (const w of p?.title.split(/[^\p{L}\p{N}]+/u) ?? []) if (w.length >= 3 && !/^\d+$/.test(w)) words.add(w.toUpperCase());
+    if (words.size >= n) break;
+  }
+  return [...words].slice(0, n);
 }
 
 function expectHtml(p: ProbeResult): string | null {
@@ -126,6 +168,24 @@ function catalogueScenarios(): Scenario[] {
           sortParams: [{ field: 'createdAt', type: 'DESC' }],
         });
       },
+      spread: async ({ baseUrl }, n) => {
+        // Every category, each sort, the first pages: n listings in all.
+        const cats = await categories(baseUrl);
+        const sorts = [
+          { field: 'createdAt', type: 'DESC' },
+          { field: 'price', type: 'ASC' },
+          { field: 'price', type: 'DESC' },
+          { field: 'title', type: 'ASC' },
+        ];
+        const out: autocannon.Request[] = [];
+        for (let i = 0; out.length < n && i < n * 4; i++) {
+          const c = cats[i % cats.length];
+          const sort = sorts[Math.floor(i / cats.length) % sorts.length];
+          const page = 1 + (Math.floor(i / (cats.length * sorts.length)) % 5);
+          out.push(search({ page, size: 24, fetchCount: true, facets: true, textParams: [{ field: 'categoryId', value: c.id }], sortParams: [sort] }));
+        }
+        return out;
+      },
     },
     {
       name: 'search-word',
@@ -138,6 +198,17 @@ function catalogueScenarios(): Scenario[] {
         textParams: [{ field: 'query', value: 'SOFA' }],
         sortParams: [{ field: 'relevance', type: 'DESC' }],
       }),
+      spread: async (ctx, n) =>
+        (await titleWords(ctx, n)).map((w) =>
+          search({
+            page: 1,
+            size: 24,
+            fetchCount: true,
+            facets: true,
+            textParams: [{ field: 'query', value: w }],
+            sortParams: [{ field: 'relevance', type: 'DESC' }],
+          }),
+        ),
     },
     {
       name: 'search-model',
@@ -162,6 +233,7 @@ function catalogueScenarios(): Scenario[] {
       description: 'GET /api/v3/items/joined?id=: one product with skus, attribute values, pictures, categories',
       path: '/api/v3/items/joined?id=1',
       prepare: async (ctx) => ({ path: `/api/v3/items/joined?id=${(await someProduct(ctx)).id}` }),
+      spread: async (ctx, n) => (await spreadIds(ctx, n)).map((id) => ({ method: 'GET', path: `/api/v3/items/joined?id=${id}` })),
     },
     {
       name: 'ssr-shop',
@@ -172,6 +244,21 @@ function catalogueScenarios(): Scenario[] {
         const c = await biggestCategory(baseUrl);
         return { path: `/shop?${new URLSearchParams({ categoryId: String(c.id), categoryName: c.name })}` };
       },
+      spread: async ({ baseUrl }, n) => {
+        const cats = await categories(baseUrl);
+        const sorts = ['', 'price-asc', 'price-desc', 'name'];
+        const out: autocannon.Request[] = [];
+        for (let i = 0; out.length < n && i < n * 4; i++) {
+          const c = cats[i % cats.length];
+          const sort = sorts[Math.floor(i / cats.length) % sorts.length];
+          const page = 1 + (Math.floor(i / (cats.length * sorts.length)) % 5);
+          const q = new URLSearchParams({ categoryId: String(c.id), categoryName: c.name });
+          if (sort) q.set('sort', sort);
+          if (page > 1) q.set('page', String(page));
+          out.push({ method: 'GET', path: `/shop?${q}`, headers: { accept: 'text/html' } });
+        }
+        return out;
+      },
       check: expectHtml,
     },
     {
@@ -180,6 +267,8 @@ function catalogueScenarios(): Scenario[] {
       path: '/details?id=1',
       headers: { accept: 'text/html' },
       prepare: async (ctx) => ({ path: `/products/${(await someProduct(ctx)).slug}` }),
+      // /details?id= is the same page as /products/{slug}, without a lookup per product here.
+      spread: async (ctx, n) => (await spreadIds(ctx, n)).map((id) => ({ method: 'GET', path: `/details?id=${id}`, headers: { accept: 'text/html' } })),
       check: expectHtml,
     },
   ];

@@ -23,6 +23,11 @@ try {
 }
 const unsafe = checkProductionSafety(config, process.env);
 if (unsafe) refuseToStart(unsafe);
+// This is the compiled server with the production web build: React renders it in its
+// production mode whatever NODE_ENV the operator gave (development mode's checks make every
+// page 2-3 times slower; `npm run dev` is the place for them). Set after the check above,
+// which reads NODE_ENV as given, and before React is loaded.
+process.env.NODE_ENV = 'production';
 
 // The settings are checked first, then the database; the app (Fastify, its plugins, the
 // web build) is loaded only once both are fine, so a refusal comes in a fraction of a second.

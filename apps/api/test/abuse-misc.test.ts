@@ -22,7 +22,7 @@ afterAll(() => t?.close());
 
 /** Another process of the shop on the same database: its own app, nothing shared in memory. */
 async function secondApp(kysely = t.db.kysely): Promise<FastifyInstance> {
-  return buildApp({ config: t.app.config, db: { kysely, dialect: t.db.dialect, destroy: async () => {} }, logger: false });
+  return buildApp({ config: t.app.config, db: { kysely, dialect: t.db.dialect, destroy: async () => {}, observe: () => () => {} }, logger: false });
 }
 
 /** Records the SQL of every query while switched on. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { type DatabaseIntrospector, Kysely, PostgresDialect, SqliteDialect, type SchemaMetadata, sql, type TableMetadata } from 'kysely';
+import { type DatabaseIntrospector, Kysely, type LogEvent, PostgresDialect, SqliteDialect, type SchemaMetadata, sql, type TableMetadata } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { DbConfig } from '../config.ts';
@@ -18,6 +18,51 @@ export interface Db {
   poolStats?(): { total: number; idle: number; waiting: number };
   /** SQLite: the database file (its -wal beside it), for /metrics and backups. */
   file?: string;
+  /**
+   * Calls `fn` with the text and duration of every statement run from now on, until the
+   * returned function is called: how tests count the statements a page costs.
+   */
+  observe(fn: (sql: string, ms: number) => void): () => void;
+}
+
+/**
+ * Kysely prepares every statement it runs; preparing (parsing and planning the SQL) cost
+ * about as much as running a page's short lookups. The connection keeps its most recently
+ * used prepared statements by SQL text and hands them out again (docs/decisions/0029).
+ * Safe because better-sqlite3 runs one statement to completion at a time and the shop
+ * never streams (iterates) a result while running another query.
+ */
+function withStatementCache(conn: SqliteDatabase.Database, max = 500) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => conn.close(),
+    prepare(text: string) {
+      let stmt = cache.get(text);
+      if (stmt) {
+        // Most recently used last: the first entry is the one to drop.
+        cache.delete(text);
+      } else {
+        stmt = conn.prepare(text);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(text, stmt);
+      return stmt;
+    },
+  };
+}
+
+/** Kysely's log hook, handing each executed statement to the observers (none: nothing to do). */
+function statementObservers() {
+  const observers = new Set<(sql: string, ms: number) => void>();
+  return {
+    log: (event: LogEvent) => {
+      if (observers.size) for (const o of observers) o(event.query.sql, event.queryDurationMillis);
+    },
+    observe(fn: (sql: string, ms: number) => void) {
+      observers.add(fn);
+      return () => void observers.delete(fn);
+    },
+  };
 }
 
 // PostgreSQL returns bigint (int8) and numeric as strings; our amounts are safe integers.
@@ -33,8 +78,9 @@ export function openDb(config: DbConfig): Db {
     conn.pragma('synchronous = FULL');
     conn.pragma('foreign_keys = ON');
     conn.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
-    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy(), file: config.file };
+    const { log, observe } = statementObservers();
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }), log });
+    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy(), file: config.file, observe };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -48,10 +94,12 @@ export function openDb(config: DbConfig): Db {
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const kysely = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }) });
+  const { log, observe } = statementObservers();
+  const kysely = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }), log });
   return {
     kysely,
     dialect: 'postgres',
+    observe,
     destroy: () => kysely.destroy(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };

@@ -25,6 +25,13 @@ export interface ItemFilter {
   newArrival: boolean | null;
   onSale: boolean | null;
   kind: 'single' | 'bundle' | null;
+  /**
+   * The plan for the category filter, chosen from the stored category counts: 'walk' tests
+   * each product met along the sort order's index for membership (a large category: the
+   * page is found after a few rows), 'collect' gathers the category's products and sorts
+   * them (a small one). Unset: collect.
+   */
+  categoryPlan?: 'walk' | 'collect';
 }
 
 /** A facet's own filter is left out when counting that facet's values. */
@@ -35,14 +42,18 @@ function filtered(db: Db, dialect: Dialect, f: ItemFilter, except: FacetExcept =
   if (f.ids) q = q.where('ps.product_id', 'in', f.ids.length ? f.ids : [-1]);
   if (f.words.length) q = q.where(matchesAllWords(dialect, 'ps', f.words));
   if (f.categoryIds && except !== 'category') {
-    q = q.where(
-      'ps.product_id',
-      'in',
-      db
-        .selectFrom('product_categories')
-        .select('product_id')
-        .where('category_id', 'in', f.categoryIds.length ? f.categoryIds : [-1]),
-    );
+    const ids = f.categoryIds.length ? f.categoryIds : [-1];
+    q =
+      f.categoryPlan === 'walk'
+        ? q.where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('product_categories as pc')
+                .select(sql.lit(1).as('one'))
+                .whereRef('pc.product_id', '=', 'ps.product_id')
+                .where('pc.category_id', 'in', ids),
+            ),
+          )
+        : q.where('ps.product_id', 'in', db.selectFrom('product_categories').select('product_id').where('category_id', 'in', ids));
   }
   for (const a of f.attrs) {
     if (except && typeof except === 'object' && except.attributeId === a.attributeId) continue;
@@ -198,18 +209,27 @@ export function imagesOfValues(db: Db, productIds: number[], attributeId: number
     .execute();
 }
 
-/** Products in the same leaf category, nearest in price first. */
-export function relatedItems(db: Db, item: { id: number; categoryId: number; price: number }, page: number, size: number) {
-  return db
-    .selectFrom('product_search as ps')
-    .select(CARD_COLUMNS)
-    .where('ps.primary_category_id', '=', item.categoryId)
-    .where('ps.product_id', '<>', item.id)
-    .orderBy(sql`abs(ps.price - ${item.price})`)
-    .orderBy('ps.product_id')
-    .limit(size + 1)
-    .offset((page - 1) * size)
-    .execute();
+/**
+ * Products in the same leaf category, nearest in price first (ties: lower id first). The
+ * nearest n by distance are among the n next above the price and the n next below it, so
+ * two short walks of the (category, price) index replace sorting the category by distance.
+ */
+export async function relatedItems(db: Db, item: { id: number; categoryId: number; price: number }, page: number, size: number) {
+  const n = page * size + 1;
+  const side = (dir: 'up' | 'down') =>
+    db
+      .selectFrom('product_search as ps')
+      .select(CARD_COLUMNS)
+      .where('ps.primary_category_id', '=', item.categoryId)
+      .where('ps.price', dir === 'up' ? '>=' : '<', item.price)
+      .where('ps.product_id', '<>', item.id)
+      .orderBy('ps.price', dir === 'up' ? 'asc' : 'desc')
+      .orderBy('ps.product_id')
+      .limit(n)
+      .execute();
+  const [up, down] = await Promise.all([side('up'), side('down')]);
+  const distance = (r: { price: number | string }) => Math.abs(Number(r.price) - item.price);
+  return [...up, ...down].sort((a, b) => distance(a) - distance(b) || a.product_id - b.product_id).slice((page - 1) * size, page * size + 1);
 }
 
 export function cardRowsByIds(db: Db, ids: number[]) {

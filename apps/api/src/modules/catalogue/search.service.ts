@@ -85,12 +85,14 @@ interface Parsed {
   categoryName: string | null;
 }
 
-async function parse(db: Db, req: TItemSearchRequest, mode: SearchMode): Promise<Parsed> {
+type Attributes = Awaited<ReturnType<typeof attributes>>;
+
+async function parse(db: Db, req: TItemSearchRequest, mode: SearchMode, attributesOnce: () => Promise<Attributes>): Promise<Parsed> {
   const filter: ItemFilter = { words: [], ids: null, categoryIds: null, attrs: [], minPrice: null, maxPrice: null, newArrival: null, onSale: null, kind: null };
   let term = '';
   let model = '';
   let categoryName: string | null = null;
-  let attrs: Awaited<ReturnType<typeof attributes>> | null = null;
+  let attrs: Attributes | null = null;
   for (const p of req.textParams) {
     const { field, value, matchType } = p;
     if ((field === 'query' || field === 'model') && mode === 'listing') {
@@ -131,7 +133,7 @@ async function parse(db: Db, req: TItemSearchRequest, mode: SearchMode): Promise
         filter.ids = intList(field, value, matchType);
         break;
       default: {
-        attrs ??= await attributes(db);
+        attrs ??= await attributesOnce();
         const attr = attrs.find((a) => a.name === field);
         if (!attr || RESERVED.has(field)) throw badRequest(`Unknown filter field: ${field}`, { textParams: `unknown field ${field}` });
         if (matchType !== 'EXACT' && matchType !== 'IN') throw fieldError(field, `matchType ${matchType} is not supported here`);
@@ -208,7 +210,10 @@ export async function toCards(db: Db, rows: CardRow[]): Promise<TProductCard[]> 
 }
 
 export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequest, mode: SearchMode): Promise<TItemSearchResult> {
-  const { filter, term, model, categoryName } = await parse(db, req, mode);
+  // The attributes are read once per search, whoever needs them first.
+  let attrsRead: Promise<Attributes> | undefined;
+  const attributesOnce = () => (attrsRead ??= attributes(db));
+  const { filter, term, model, categoryName } = await parse(db, req, mode, attributesOnce);
 
   // The category the listing is about: by id (a single one) or by name.
   let category: TItemSearchResult['category'] = null;
@@ -244,12 +249,12 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   }
 
   const sort = sortOf(req, filter.words.length > 0);
-  const rows = await listItems(db, dialect, filter, sort, req.page, req.size);
+  const rows = await listItems(db, dialect, { ...filter, categoryPlan: await categoryPlan(db, filter, req.page * req.size + 1) }, sort, req.page, req.size);
   const hasMore = rows.length > req.size;
   const page = hasMore ? rows.slice(0, req.size) : rows;
   const list = await toCards(db, page);
   // Filtered by colour: each card shows its picture in (one of) the chosen colours.
-  const colorAttr = (await attributes(db)).find((a) => a.name === 'color');
+  const colorAttr = (await attributesOnce()).find((a) => a.name === 'color');
   const colorFilter = colorAttr && filter.attrs.find((a) => a.attributeId === colorAttr.id);
   if (colorFilter) {
     const images = await imagesOfValues(
@@ -271,8 +276,24 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   };
   const plain = isPlainCategoryFilter(filter);
   if (req.fetchCount) result.count = plain ? await precomputedCount(db, filter) : await countItems(db, dialect, filter);
-  if (req.facets) result.facets = plain ? await facetsFromIndex(db, category) : await facets(db, dialect, filter, category);
+  if (req.facets) result.facets = plain ? await facetsFromIndex(db, category, attributesOnce) : await facets(db, dialect, filter, category, attributesOnce);
   return result;
+}
+
+/**
+ * How to apply a category filter (ItemFilter.categoryPlan), from the counts stored when the
+ * read side was built: walking the sort order's index and testing membership reaches the
+ * `needed` rows after about needed × total / inCategory rows; collecting costs inCategory
+ * rows and a sort. Only for a category alone (with other filters the share of matches
+ * along the walk is unknown) and never for a full-text search (its matches come first).
+ */
+async function categoryPlan(db: Db, f: ItemFilter, needed: number): Promise<'walk' | 'collect'> {
+  if (!f.categoryIds?.length || f.words.length || f.ids || f.attrs.length) return 'collect';
+  if (f.minPrice !== null || f.maxPrice !== null || f.newArrival !== null || f.onSale !== null || f.kind !== null) return 'collect';
+  const rows = (await precomputedFacets(db, [0, ...f.categoryIds])).filter((r) => r.kind === 'count');
+  const total = Number(rows.find((r) => r.category_id === 0)?.n ?? 0);
+  const inCategory = rows.filter((r) => r.category_id !== 0).reduce((sum, r) => sum + Number(r.n), 0);
+  return inCategory * inCategory > needed * total ? 'walk' : 'collect';
 }
 
 async function precomputedCount(db: Db, filter: ItemFilter): Promise<number> {
@@ -292,10 +313,10 @@ async function categoryOptions(db: Db, category: TItemSearchResult['category']) 
 }
 
 /** Facets of a category (or of everything) without other filters: counted at build time. */
-async function facetsFromIndex(db: Db, category: TItemSearchResult['category']): Promise<TFacets> {
+async function facetsFromIndex(db: Db, category: TItemSearchResult['category'], attributesOnce: () => Promise<Attributes>): Promise<TFacets> {
   const id = category?.id ?? 0;
   const options = await categoryOptions(db, category);
-  const [rows, attrs] = await Promise.all([precomputedFacets(db, [id, ...options.map((o) => o.id)]), attributes(db)]);
+  const [rows, attrs] = await Promise.all([precomputedFacets(db, [id, ...options.map((o) => o.id)]), attributesOnce()]);
   const countOf = (c: number) => Number(rows.find((r) => r.category_id === c && r.kind === 'count')?.n ?? 0);
   const own = rows.filter((r) => r.category_id === id);
   const min = own.find((r) => r.kind === 'price' && r.key === 'min');
@@ -320,7 +341,13 @@ function byLabel(x: { displayLabel: string }, y: { displayLabel: string }) {
   return x.displayLabel < y.displayLabel ? -1 : x.displayLabel > y.displayLabel ? 1 : 0;
 }
 
-async function facets(db: Db, dialect: Dialect, filter: ItemFilter, category: TItemSearchResult['category']): Promise<TFacets> {
+async function facets(
+  db: Db,
+  dialect: Dialect,
+  filter: ItemFilter,
+  category: TItemSearchResult['category'],
+  attributesOnce: () => Promise<Attributes>,
+): Promise<TFacets> {
   const options = await categoryOptions(db, category);
   const counts = new Map(
     (
@@ -333,7 +360,7 @@ async function facets(db: Db, dialect: Dialect, filter: ItemFilter, category: TI
     ).map((r) => [r.category_id, Number(r.n)]),
   );
 
-  const attrs = await attributes(db);
+  const attrs = await attributesOnce();
   const valueRows: { attribute_id: number; value: string; display_label: string; n: number }[] = [];
   const filteredIds = new Set(filter.attrs.map((a) => a.attributeId));
   const unfiltered = attrs.filter((a) => !filteredIds.has(a.id)).map((a) => a.id);
