@@ -70,6 +70,26 @@ export interface ShopReads {
   searchItems(body: TItemSearchRequestInput, mode: 'search' | 'listing'): Promise<TItemSearchResult>;
   /** GET /api/v3/items/joined with exactly one of id, slug or code. */
   item(by: { id?: number; slug?: string; code?: string }): Promise<TProductDetails>;
+  /**
+   * Everything the product page shows, each table read once: the product (as item()), its
+   * content, bullets, articles, variant pictures, stock rows, the branches, `relatedSize`
+   * related items, attachments and the attributes' help texts.
+   */
+  productPage(
+    by: { id?: number; slug?: string; code?: string },
+    relatedSize: number,
+  ): Promise<{
+    item: TProductDetails;
+    content: TItemContent;
+    bullets: TCmsItem[];
+    articles: TCmsItem[];
+    variants: TVariantImages;
+    stock: TStockRow[];
+    branches: TBranch[];
+    related: TProductCard[];
+    attachments: TAttachment[];
+    helpTexts: TCmsItem[];
+  }>;
   itemContent(itemId: number): Promise<TItemContent>;
   itemBullets(itemId: number): Promise<TCmsItem[]>;
   itemArticles(itemId: number): Promise<TCmsItem[]>;
@@ -81,6 +101,8 @@ export interface ShopReads {
   /** POST /api/stocks/items/skus/search: never cached. */
   stock(req: TSearchRequestInput): Promise<TPage<TStockRow>>;
   sliders(): Promise<TSlide[]>;
+  /** The carousel, the selling points and the first `articles` articles, in one read. */
+  homeContent(articles: number): Promise<{ slides: TSlide[]; bullets: TCmsItem[]; articles: TContentItem[] }>;
   siteBullets(): Promise<TCmsItem[]>;
   /** POST /api/cms/articles/search. */
   content(req: TSearchRequestInput): Promise<TPage<TContentItem>>;

@@ -19,10 +19,10 @@ export interface Db {
   /** SQLite: the database file (its -wal beside it), for /metrics and backups. */
   file?: string;
   /**
-   * Calls `fn` with the text and duration of every statement run from now on, until the
-   * returned function is called: how tests count the statements a page costs.
+   * Calls `fn` with the text, duration and parameters of every statement run from now on,
+   * until the returned function is called: how tests count and explain what a page costs.
    */
-  observe(fn: (sql: string, ms: number) => void): () => void;
+  observe(fn: (sql: string, ms: number, parameters: readonly unknown[]) => void): () => void;
 }
 
 /**
@@ -53,12 +53,12 @@ function withStatementCache(conn: SqliteDatabase.Database, max = 500) {
 
 /** Kysely's log hook, handing each executed statement to the observers (none: nothing to do). */
 function statementObservers() {
-  const observers = new Set<(sql: string, ms: number) => void>();
+  const observers = new Set<(sql: string, ms: number, parameters: readonly unknown[]) => void>();
   return {
     log: (event: LogEvent) => {
-      if (observers.size) for (const o of observers) o(event.query.sql, event.queryDurationMillis);
+      if (observers.size) for (const o of observers) o(event.query.sql, event.queryDurationMillis, event.query.parameters);
     },
-    observe(fn: (sql: string, ms: number) => void) {
+    observe(fn: (sql: string, ms: number, parameters: readonly unknown[]) => void) {
       observers.add(fn);
       return () => void observers.delete(fn);
     },

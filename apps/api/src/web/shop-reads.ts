@@ -14,12 +14,14 @@ import {
   attachments,
   attributeTexts,
   branchList,
+  homeContent,
   itemArticles,
   itemBullets,
   itemContent,
   itemDetails,
   linkedItems,
   options,
+  productPage,
   searchCategories,
   searchStock,
   siteBullets,
@@ -138,6 +140,13 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
       }
       return itemDetails(db, { ...by, code: by.code?.trim().toUpperCase() });
     },
+    async productPage(input, relatedSize) {
+      const by = parsed(ZItemLookup, input);
+      if ([by.id, by.slug, by.code].filter((v) => v !== undefined).length !== 1) {
+        throw badRequest('Give exactly one of id, slug or code', { id: 'exactly one of id, slug or code' });
+      }
+      return productPage(db, { ...by, code: by.code?.trim().toUpperCase() }, { size: relatedSize });
+    },
     itemContent: (id) => itemContent(db, id),
     itemBullets: (id) => itemBullets(db, id),
     itemArticles: (id) => itemArticles(db, id),
@@ -148,6 +157,7 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
     attributeTexts: () => attributeTexts(db),
     stock: (r) => searchStock(db, parsed(ZSearchRequest, r)),
     sliders: () => sliders(db),
+    homeContent: (articles) => homeContent(db, articles),
     siteBullets: () => siteBullets(db),
     content: (r) => searchContent(db, parsed(ZSearchRequest, r)),
   };

@@ -1,4 +1,4 @@
-import { categoryPath, chooseSku, productPath, skuOptions, skuSelection, type TProductDetails, type TStockRow } from '@storefront/shared';
+import { categoryPath, chooseSku, productPath, skuOptions, skuSelection, type TProductDetails } from '@storefront/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router';
 import { WishlistToggle } from '../components/account/wishlist-toggle.tsx';
@@ -27,29 +27,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   else if (url.searchParams.get('slug')) by = { slug: url.searchParams.get('slug')! };
   else throw data({ message: 'Choose a product to see its page: /details?id=…' }, { status: 404 });
 
-  const { reads } = context;
-  const item = await pageRead(() => reads.item(by));
-  const id = item.id;
-  const stockPages = async () => {
-    const rows: TStockRow[] = [];
-    for (let page = 1; page <= 20; page++) {
-      const res = await reads.stock({ page, size: 100, textParams: [{ field: 'itemId', value: id }] });
-      rows.push(...res.list);
-      if (!res.nextPageToken) break;
-    }
-    return rows;
-  };
-  const [content, bullets, articles, variants, stock, branches, related, attachments, helpTexts] = await Promise.all([
-    reads.itemContent(id),
-    reads.itemBullets(id),
-    reads.itemArticles(id),
-    reads.variantImages(id),
-    stockPages(),
-    reads.branches(),
-    reads.linkedItems({ page: 1, size: 8, textParams: [{ field: 'itemId', value: id }] }).then((p) => p.list),
-    reads.attachments({ page: 1, size: 10, textParams: [{ field: 'itemId', value: id }] }).then((p) => p.list),
-    reads.attributeTexts(),
-  ]);
+  const { item, content, bullets, articles, variants, stock, branches, related, attachments, helpTexts } = await pageRead(() =>
+    context.reads.productPage(by, 8),
+  );
   return {
     item,
     content,

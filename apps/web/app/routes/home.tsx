@@ -21,15 +21,8 @@ const listing = (filter: string) => ({
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { reads } = context;
-  const [slides, bullets, journal, newArrivals, onSale] = await Promise.all([
-    reads.sliders(),
-    reads.siteBullets(),
-    reads.content({
-      page: 1,
-      size: 20,
-      textParams: [{ field: 'type', value: 'article', matchType: 'EXACT' }],
-      sortParams: [{ field: 'sortOrder', type: 'ASC' }],
-    }),
+  const [{ slides, bullets, articles }, newArrivals, onSale] = await Promise.all([
+    reads.homeContent(20),
     reads.searchItems(listing('newArrival'), 'listing'),
     reads.searchItems(listing('onSale'), 'listing'),
   ]);
@@ -37,7 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     slides,
     bullets,
     // Guides aimed at categories belong on product pages; the journal shows the general ones.
-    articles: journal.list.filter((a) => !Array.isArray(a.fields.categories)).slice(0, 4),
+    articles: articles.filter((a) => !Array.isArray(a.fields.categories)).slice(0, 4),
     newArrivals: newArrivals.list,
     onSale: onSale.list,
     canonical: `${context.publicUrl}/`,

@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { integerField, pagedSearch, textField } from '../../lib/paging.ts';
 import { toContentItem } from '../site/site.service.ts';
 import * as repo from './catalogue.repository.ts';
-import { cardRowsByIds, relatedItems } from './search.repository.ts';
+import { relatedItems } from './search.repository.ts';
 import { toCards } from './search.service.ts';
 
 type Db = Kysely<Database>;
@@ -149,7 +149,10 @@ export async function itemDetails(db: Db, by: { id?: number; slug?: string; code
 
 /** GET /api/v2/items/content: the long text of a product and a specification table from its data. */
 export async function itemContent(db: Db, itemId: number): Promise<TItemContent> {
-  const d = await itemDetails(db, { id: itemId });
+  return contentOf(await itemDetails(db, { id: itemId }));
+}
+
+function contentOf(d: TProductDetails): TItemContent {
   const specs: TItemContent['specifications'] = [];
   if (d.modelCode) specs.push({ label: 'Model number', value: d.modelCode });
   if (d.categories[0]) specs.push({ label: 'Category', value: d.categories[0].name });
@@ -170,8 +173,13 @@ function targets(item: TCmsItem): string[] | null {
 async function itemCms(db: Db, itemId: number, type: string, general: boolean): Promise<TCmsItem[]> {
   const p = await repo.productBy(db, { id: itemId });
   if (!p) throw notFound('The product');
-  const slugs = new Set((await repo.productCategories(db, itemId)).map((c) => c.slug));
-  const items = (await repo.cmsOfType(db, [type])).map(toContentItem);
+  const slugs = (await repo.productCategories(db, itemId)).map((c) => c.slug);
+  return aimedAt(slugs, (await repo.cmsOfType(db, [type])).map(toContentItem), general);
+}
+
+/** The items aimed at one of these category slugs; with `general`, also those aimed at none. */
+function aimedAt(categorySlugs: string[], items: TCmsItem[], general: boolean): TCmsItem[] {
+  const slugs = new Set(categorySlugs);
   return items.filter((i) => {
     const t = targets(i);
     return t ? t.some((s) => slugs.has(s)) : general;
@@ -183,7 +191,10 @@ export const itemBullets = (db: Db, itemId: number) => itemCms(db, itemId, 'bull
 
 /** GET /api/items/cms/variants/images: the pictures of each colour (or other variant value). */
 export async function variantImages(db: Db, itemId: number): Promise<TVariantImages> {
-  const d = await itemDetails(db, { id: itemId });
+  return variantImagesOf(await itemDetails(db, { id: itemId }));
+}
+
+function variantImagesOf(d: TProductDetails): TVariantImages {
   const variants: TVariantImages['variants'] = [];
   for (const o of skuOptions(d.skus)) {
     for (const v of o.values) {
@@ -205,9 +216,8 @@ function requireItemId(req: TSearchRequest): number {
 /** POST /api/items/linked/search: related products (same category, nearest in price). */
 export async function linkedItems(db: Db, req: TSearchRequest): Promise<TPage<TProductCard>> {
   const itemId = requireItemId(req);
-  const [self] = await cardRowsByIds(db, [itemId]);
-  if (!self) throw notFound('The product');
-  const rows = await relatedItems(db, { id: itemId, categoryId: self.primary_category_id, price: Number(self.price) }, req.page, req.size);
+  const rows = await relatedItems(db, itemId, req.page, req.size);
+  if (!rows) throw notFound('The product');
   const hasMore = rows.length > req.size;
   return { list: await toCards(db, hasMore ? rows.slice(0, req.size) : rows), nextPageToken: hasMore ? String(req.page + 1) : '' };
 }
@@ -217,7 +227,50 @@ export async function attachments(db: Db, req: TSearchRequest): Promise<TPage<TA
   const page = await pagedSearch(repo.productsWithModel(db), req, { filter: { itemId: integerField('id') }, sort: { itemId: 'id' }, tieBreaker: 'id' });
   return {
     ...page,
-    list: page.list.map((p) => ({ id: `${p.id}-3d`, itemId: p.id, kind: '3d-model', title: `${p.title} in 3D`, url: p.model_url! })),
+    list: page.list.map((p) => modelAttachment(p.id, p.title, p.model_url!)),
+  };
+}
+
+function modelAttachment(itemId: number, title: string, url: string): TAttachment {
+  return { id: `${itemId}-3d`, itemId, kind: '3d-model', title: `${title} in 3D`, url };
+}
+
+/**
+ * Everything the product page shows (spec §2 /details), with each table read once: what
+ * GET /api/v3/items/joined, /api/v2/items/content, the product's bullets and articles, its
+ * variant pictures, stock, the branches, related items, attachments and the attributes'
+ * help texts answer, derived from one read of the product (docs/decisions/0029).
+ */
+export async function productPage(db: Db, by: { id?: number; slug?: string; code?: string }, related: { size: number }) {
+  const item = await itemDetails(db, by);
+  const [cms, stock, branches, relatedRows] = await Promise.all([
+    repo.cmsOfType(db, ['bullet', 'article', 'attr-text']),
+    repo.stockQuery(db).where('stock.itemId', '=', item.id).orderBy('stock.rowKey').limit(2000).execute(),
+    branchList(db),
+    relatedItems(db, item.id, 1, related.size),
+  ]);
+  const content = cms.map(toContentItem);
+  const slugs = item.categories.map((c) => c.slug);
+  const rows = (relatedRows ?? []).slice(0, related.size);
+  return {
+    item,
+    content: contentOf(item),
+    bullets: aimedAt(
+      slugs,
+      content.filter((c) => c.type === 'bullet'),
+      true,
+    ),
+    articles: aimedAt(
+      slugs,
+      content.filter((c) => c.type === 'article'),
+      false,
+    ),
+    variants: variantImagesOf(item),
+    stock: stock.map(toStockRow),
+    branches,
+    related: await toCards(db, rows),
+    attachments: item.modelUrl ? [modelAttachment(item.id, item.title, item.modelUrl)] : [],
+    helpTexts: content.filter((c) => c.type === 'attr-text'),
   };
 }
 
@@ -256,10 +309,11 @@ export async function searchStock(db: Db, req: TSearchRequest): Promise<TPage<TS
     sort: { skuCode: 'stock.skuCode', branchId: 'stock.branchId', quantity: 'stock.quantity' },
     tieBreaker: 'stock.rowKey',
   });
-  return {
-    ...page,
-    list: page.list.map((r) => ({ skuCode: r.skuCode, itemId: Number(r.itemId), branchId: Number(r.branchId), quantity: Number(r.quantity) })),
-  };
+  return { ...page, list: page.list.map(toStockRow) };
+}
+
+function toStockRow(r: { skuCode: string; itemId: number | string; branchId: number | string; quantity: number | string }): TStockRow {
+  return { skuCode: r.skuCode, itemId: Number(r.itemId), branchId: Number(r.branchId), quantity: Number(r.quantity) };
 }
 
 export async function branchList(db: Db, kind?: string): Promise<TBranch[]> {
@@ -310,7 +364,11 @@ export async function options(db: Db): Promise<TOption[]> {
 
 /** GET /api/cms/sliders/images: the home carousel. Links are kept only when they stay on the site. */
 export async function sliders(db: Db): Promise<TSlide[]> {
-  return (await repo.cmsOfType(db, ['slider'])).map(toContentItem).flatMap((s) => {
+  return toSlides((await repo.cmsOfType(db, ['slider'])).map(toContentItem));
+}
+
+function toSlides(items: TCmsItem[]): TSlide[] {
+  return items.flatMap((s) => {
     const image = typeof s.fields.image === 'string' ? s.fields.image : null;
     if (!image) return [];
     const link = typeof s.fields.link === 'string' && isSitePath(s.fields.link) ? s.fields.link : null;
@@ -321,6 +379,20 @@ export async function sliders(db: Db): Promise<TSlide[]> {
 /** GET /api/cms/bullets: the shop's selling points (those not aimed at categories). */
 export async function siteBullets(db: Db): Promise<TCmsItem[]> {
   return (await repo.cmsOfType(db, ['bullet'])).map(toContentItem).filter((b) => targets(b) === null);
+}
+
+/**
+ * The home page's content in one read (docs/decisions/0029): the carousel (as
+ * GET /api/cms/sliders/images), the selling points (as GET /api/cms/bullets) and the first
+ * `articles` articles in their order (as POST /api/cms/articles/search by type).
+ */
+export async function homeContent(db: Db, articles: number) {
+  const items = (await repo.cmsOfType(db, ['slider', 'bullet', 'article'])).map(toContentItem);
+  return {
+    slides: toSlides(items.filter((i) => i.type === 'slider')),
+    bullets: items.filter((i) => i.type === 'bullet' && targets(i) === null),
+    articles: items.filter((i) => i.type === 'article').slice(0, articles),
+  };
 }
 
 /** GET /api/cms/attrs/text: help texts for attributes (a size guide…), by attribute name in slug. */

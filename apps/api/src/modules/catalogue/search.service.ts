@@ -87,7 +87,7 @@ interface Parsed {
 
 type Attributes = Awaited<ReturnType<typeof attributes>>;
 
-async function parse(db: Db, req: TItemSearchRequest, mode: SearchMode, attributesOnce: () => Promise<Attributes>): Promise<Parsed> {
+async function parse(req: TItemSearchRequest, mode: SearchMode, attributesOnce: () => Promise<Attributes>): Promise<Parsed> {
   const filter: ItemFilter = { words: [], ids: null, categoryIds: null, attrs: [], minPrice: null, maxPrice: null, newArrival: null, onSale: null, kind: null };
   let term = '';
   let model = '';
@@ -213,7 +213,7 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   // The attributes are read once per search, whoever needs them first.
   let attrsRead: Promise<Attributes> | undefined;
   const attributesOnce = () => (attrsRead ??= attributes(db));
-  const { filter, term, model, categoryName } = await parse(db, req, mode, attributesOnce);
+  const { filter, term, model, categoryName } = await parse(req, mode, attributesOnce);
 
   // The category the listing is about: by id (a single one) or by name.
   let category: TItemSearchResult['category'] = null;
@@ -254,7 +254,7 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   const page = hasMore ? rows.slice(0, req.size) : rows;
   const list = await toCards(db, page);
   // Filtered by colour: each card shows its picture in (one of) the chosen colours.
-  const colorAttr = (await attributesOnce()).find((a) => a.name === 'color');
+  const colorAttr = filter.attrs.length ? (await attributesOnce()).find((a) => a.name === 'color') : undefined;
   const colorFilter = colorAttr && filter.attrs.find((a) => a.attributeId === colorAttr.id);
   if (colorFilter) {
     const images = await imagesOfValues(
