@@ -146,7 +146,13 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   app.setNotFoundHandler((req, reply) => reply.status(404).send(errorBody('not_found', `Nothing at ${req.method} ${req.url.split('?')[0]}`)));
 
   if (config.webBuildDir && fs.existsSync(path.join(config.webBuildDir, 'server/index.js'))) {
-    await registerPages(app, { buildDir: config.webBuildDir, apiKey: config.apiKey, publicUrl: config.publicUrl, pageCacheMs: config.pageCacheMs });
+    await registerPages(app, {
+      buildDir: config.webBuildDir,
+      apiKey: config.apiKey,
+      publicUrl: config.publicUrl,
+      pageCacheMs: config.pageCacheMs,
+      renders: config.renders,
+    });
   } else if (config.webBuildDir) {
     app.log.warn({ dir: config.webBuildDir }, 'no web build found: serving the API only (run npm run build)');
   }

@@ -46,6 +46,13 @@ export interface AppConfig {
    * (docs/decisions/0029).
    */
   shellCacheMs: number;
+  /**
+   * Overload shedding of server renders (docs/decisions/0029): at most `concurrency` run at
+   * once (RENDER_CONCURRENCY, default 16), `queue` more wait for a turn (RENDER_QUEUE,
+   * default 64) for at most `waitMs` (RENDER_WAIT_MS, default 2000); others get 503 with
+   * Retry-After at once.
+   */
+  renders: { concurrency: number; queue: number; waitMs: number };
   /** Compress pages and JSON for clients that accept it (COMPRESSION, default on; off behind a proxy or CDN that compresses). */
   compression: boolean;
   /** How long a guest's catalogue page stays in the page cache (PAGE_CACHE_MS, default 5000; 0 turns it off; docs/decisions/0007). */
@@ -154,6 +161,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     readCacheMs: Math.max(0, Number(env.READ_CACHE_MS ?? 30_000) || 0),
     shellCacheMs: Math.max(0, Number(env.SHELL_CACHE_MS ?? 5_000) || 0),
+    renders: {
+      concurrency: Math.max(1, Math.floor(Number(env.RENDER_CONCURRENCY ?? 16)) || 16),
+      queue: Math.max(0, Math.floor(Number(env.RENDER_QUEUE ?? 64)) || 0),
+      waitMs: Math.max(1, Number(env.RENDER_WAIT_MS ?? 2_000) || 2_000),
+    },
     pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 5_000) || 0),
     compression: !['0', 'off', 'false'].includes((env.COMPRESSION ?? '').toLowerCase()),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

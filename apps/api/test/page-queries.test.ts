@@ -51,7 +51,7 @@ interface Statement {
 }
 
 /** The statements one request runs, the page's shell data already computed. */
-async function statementsOf(url: string, init: { method?: string; json?: unknown } = {}): Promise<Statement[]> {
+async function statementsOf(url: string, init: { url?: string; method?: string; json?: unknown } = {}): Promise<Statement[]> {
   const send = () =>
     t.app.inject({
       method: (init.method ?? 'GET') as 'GET',

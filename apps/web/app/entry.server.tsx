@@ -18,6 +18,7 @@ export default function handleRequest(
   const nonce = loadContext?.nonce ?? '';
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const userAgent = request.headers.get('user-agent');
     // Crawlers and SPA-mode builds wait for the whole page; shoppers get it streamed.
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
@@ -31,6 +32,9 @@ export default function handleRequest(
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();
+          // Done streaming: the abort timer must not keep this render alive (and in memory)
+          // for seconds after the page was sent.
+          body.on('close', () => clearTimeout(timer));
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-cache');
@@ -38,6 +42,7 @@ export default function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -46,7 +51,7 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    timer = setTimeout(abort, streamTimeout + 1000);
   });
 }
 

@@ -3,13 +3,31 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import middie from '@fastify/middie';
+import client from 'prom-client';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebLoadContext } from '@storefront/shared';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { type CachedPage, PageCache, type RenderResult, withNonce } from './page-cache.ts';
+import { RenderGate, type RenderGateOptions } from './render-gate.ts';
 import { ShellMemo, shopReads } from './shop-reads.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Turns for server renders (web/render-gate.ts); absent without pages. */
+    renderGate?: RenderGate;
+  }
+}
+
+/** A render the gate refused: the page is answered 503 with Retry-After. */
+class Shed extends Error {}
+
+/** What a shopper sees when the shop is too busy to render their page now. */
+const BUSY_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<title>Busy</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5">' +
+  '<h1 style="font-size:1.5rem">The shop is very busy right now</h1><p>Please try again in a moment.</p></body></html>';
 
 /** Scripts run only with this response's nonce; the page cannot be framed. */
 function pageCsp(nonce: string): string {
@@ -36,6 +54,8 @@ export interface PagesOptions {
   apiKey: string;
   publicUrl: string;
   pageCacheMs?: number;
+  /** Overload shedding of renders (RENDER_CONCURRENCY, RENDER_QUEUE, RENDER_WAIT_MS). */
+  renders?: RenderGateOptions;
   /** Production: the React Router build to serve, with its static assets. */
   buildDir?: string;
   /**
@@ -50,6 +70,30 @@ export interface PagesOptions {
 export async function registerPages(app: FastifyInstance, opts: PagesOptions) {
   const { vite } = opts;
   const shell = new ShellMemo(app);
+  const gate = new RenderGate(opts.renders ?? { concurrency: 16, queue: 64, waitMs: 2_000 });
+  app.decorate('renderGate', gate);
+  if (app.metrics) {
+    const registry = app.metrics.registry;
+    new client.Gauge({
+      name: 'storefront_page_renders',
+      help: 'Server renders running and waiting for a turn now.',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        this.set({ state: 'running' }, gate.active);
+        this.set({ state: 'waiting' }, gate.queued);
+      },
+    });
+    new client.Counter({
+      name: 'storefront_page_renders_refused_total',
+      help: 'Pages answered 503 because the server had more renders than it could serve in time.',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(gate.refused);
+      },
+    });
+  }
   const pageCache = new PageCache({ ttlMs: vite ? 0 : (opts.pageCacheMs ?? 0), maxBytes: 32 * 1024 * 1024 });
   let handle: (request: Request, context: never) => Promise<Response>;
   if (vite) {
@@ -125,48 +169,70 @@ export async function registerPages(app: FastifyInstance, opts: PagesOptions) {
           return new Response(res.statusCode === 204 || res.statusCode === 304 ? null : res.rawPayload, { status: res.statusCode, headers: out });
         },
       };
-      const render = (pageNonce: string, signal: AbortSignal) => handle(new Request(url, { ...init, signal }), { ...context, nonce: pageNonce } as never);
+      const render = async (pageNonce: string, signal: AbortSignal) => {
+        const turn = await gate.admit(signal);
+        if (!turn.ok) throw new Shed(turn.reason);
+        try {
+          return await handle(new Request(url, { ...init, signal }), { ...context, nonce: pageNonce } as never);
+        } finally {
+          // The shell is rendered: what is left streams without holding a turn.
+          turn.release();
+        }
+      };
+      const busy = () => {
+        reply.header('content-security-policy', pageCsp(nonce));
+        return reply.status(503).header('retry-after', '2').header('cache-control', 'no-store').type('text/html; charset=utf-8').send(BUSY_PAGE);
+      };
 
-      // Guests' catalogue pages go through the page cache (web/page-cache.ts, docs/decisions/0007).
-      const cacheKey = pageCache.keyFor(req);
-      if (cacheKey) {
-        const send = (page: CachedPage) => {
-          for (const [k, v] of page.headers) reply.header(k, v);
-          reply.header('content-security-policy', pageCsp(nonce));
-          return reply.status(page.status).send(withNonce(page, nonce));
-        };
-        const toResult = async (res: Response, pageNonce: string): Promise<RenderResult> => {
-          if (!PageCache.cacheable(res)) return { page: null, response: res };
-          const kept = [...res.headers.entries()].filter(([k]) => k !== 'content-length');
-          return { page: { status: res.status, headers: kept, body: await res.text(), nonce: pageNonce }, response: null };
-        };
-        const hit = pageCache.lookup(cacheKey);
-        if (hit && !hit.stale) return send(hit.page);
-        const running = pageCache.inFlight(cacheKey);
-        if (hit) {
-          // Stale: this guest gets it now; one render replaces it, tied to no one's connection.
-          if (!running) {
-            const refreshNonce = randomBytes(16).toString('base64');
-            void pageCache
-              .render(cacheKey, async () => toResult(await render(refreshNonce, new AbortController().signal), refreshNonce))
-              .then((r) => r.response?.body?.cancel())
-              .catch(() => {});
-          }
-          return send(hit.page);
-        }
-        if (running) {
-          const page = await running;
-          if (page) return send(page);
-        } else {
-          const result = await pageCache.render(cacheKey, async () => toResult(await render(nonce, controller.signal), nonce));
-          if (result.page) return send(result.page);
-          reply.header('content-security-policy', pageCsp(nonce));
-          return reply.send(result.response);
-        }
+      try {
+        return await renderPage();
+      } catch (err) {
+        if (err instanceof Shed) return busy();
+        throw err;
       }
-      const response = await render(nonce, controller.signal);
-      reply.header('content-security-policy', pageCsp(nonce));
-      return reply.send(response);
+
+      async function renderPage() {
+        // Guests' catalogue pages go through the page cache (web/page-cache.ts, docs/decisions/0007).
+        const cacheKey = pageCache.keyFor(req);
+        if (cacheKey) {
+          const send = (page: CachedPage) => {
+            for (const [k, v] of page.headers) reply.header(k, v);
+            reply.header('content-security-policy', pageCsp(nonce));
+            return reply.status(page.status).send(withNonce(page, nonce));
+          };
+          const toResult = async (res: Response, pageNonce: string): Promise<RenderResult> => {
+            if (!PageCache.cacheable(res)) return { page: null, response: res };
+            const kept = [...res.headers.entries()].filter(([k]) => k !== 'content-length');
+            return { page: { status: res.status, headers: kept, body: await res.text(), nonce: pageNonce }, response: null };
+          };
+          const hit = pageCache.lookup(cacheKey);
+          if (hit && !hit.stale) return send(hit.page);
+          const running = pageCache.inFlight(cacheKey);
+          if (hit) {
+            // Stale: this guest gets it now; one render replaces it, tied to no one's connection.
+            if (!running) {
+              const refreshNonce = randomBytes(16).toString('base64');
+              void pageCache
+                .render(cacheKey, async () => toResult(await render(refreshNonce, new AbortController().signal), refreshNonce))
+                .then((r) => r.response?.body?.cancel())
+                .catch(() => {});
+            }
+            return send(hit.page);
+          }
+          if (running) {
+            const page = await running;
+            if (page) return send(page);
+          } else {
+            const result = await pageCache.render(cacheKey, async () => toResult(await render(nonce, controller.signal), nonce));
+            if (result.page) return send(result.page);
+            reply.header('content-security-policy', pageCsp(nonce));
+            return reply.send(result.response);
+          }
+        }
+        const response = await render(nonce, controller.signal);
+        reply.header('content-security-policy', pageCsp(nonce));
+        return reply.send(response);
+      }
     };
     scope.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: pageHandler });
     scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: pageHandler });
