@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { startTestApp, TEST_API_KEY, type TestApp } from './helpers/test-app.ts';
 
-// Beyond what it can render, the shop answers at once with 503 and Retry-After rather than
+// Beyond what it can render or search, the shop answers at once with 503 and Retry-After rather than
 // making every shopper wait (docs/decisions/0029). One render at a time here; the test
 // holds that turn itself, so that what the pages meet does not depend on timing.
 
@@ -37,6 +37,27 @@ describe('overload', () => {
     expect(served.map((r) => r.status)).toEqual([200, 200]);
     await Promise.all(served.map((r) => r.text()));
     expect(t.app.renderGate!.refused).toBe(1);
+  });
+
+  it('refuses catalogue searches beyond the queue with 503 in the API error shape, and serves the waiting ones', async () => {
+    const turn = await t.app.searchGate.admit(new AbortController().signal);
+    if (!turn.ok) throw new Error('the turn was not free');
+    const search = (word: string) =>
+      fetch(`${t.baseUrl}/api/search/indices/items`, {
+        method: 'POST',
+        headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ textParams: [{ field: 'query', value: word }], fetchCount: true }),
+      });
+    const queued = [search('SOFA'), search('BED')];
+    await new Promise((r) => setTimeout(r, 200));
+    const refused = await search('TABLE');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(await refused.json()).toEqual({ error: { code: 'service_unavailable', message: expect.stringContaining('very busy') } });
+    turn.release();
+    const served = await Promise.all(queued);
+    expect(served.map((r) => r.status)).toEqual([200, 200]);
+    await Promise.all(served.map((r) => r.json()));
   });
 
   it('refuses a page that waited longer than the wait allows', async () => {

@@ -27,3 +27,11 @@ export class RateLimitedError extends ApiError {
     super('rate_limited', message, undefined, 429);
   }
 }
+
+/** More work than the process can do in time: 503 with Retry-After (docs/decisions/0029). */
+export class BusyError extends ApiError {
+  readonly retryAfterSeconds = 2;
+  constructor() {
+    super('service_unavailable', 'The shop is very busy right now. Please try again in a moment.', undefined, 503);
+  }
+}

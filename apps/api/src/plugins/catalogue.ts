@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ReadCache } from '../lib/read-cache.ts';
+import { RenderGate } from '../web/render-gate.ts';
 import { discountsInForce, rebuildSearchIndex, searchIndexIsCurrent, storedSignature } from '../modules/catalogue/search-index.ts';
 
 declare module 'fastify' {
@@ -9,6 +10,8 @@ declare module 'fastify' {
     readCache: ReadCache;
     /** Rebuilds the catalogue's search side and forgets every cached read. */
     reindexCatalogue(): Promise<number>;
+    /** Turns for computing catalogue searches and listings (docs/decisions/0029). */
+    searchGate: RenderGate;
     /** Rebuilds when the global discounts in force are not those the index was priced with. */
     checkCatalogueDiscounts(): Promise<boolean>;
   }
@@ -29,6 +32,9 @@ export const cataloguePlugin = fp(async (app: FastifyInstance) => {
   let seen: string | null = null;
 
   app.decorate('readCache', cache);
+  // A search over a large catalogue is the API's costliest read: past what the process can
+  // compute in time, the rest are refused at once (503) rather than queued for seconds.
+  app.decorate('searchGate', new RenderGate(app.config.renders));
   app.decorate('reindexCatalogue', async () => {
     const started = Date.now();
     const { products, signature } = await rebuildSearchIndex(db, app.db.dialect);

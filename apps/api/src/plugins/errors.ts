@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDataException } from '../db/dialect/data-exception.ts';
 import { isDatabaseUnavailable } from '../db/dialect/unavailable.ts';
-import { ApiError, type RateLimitedError } from '../lib/errors.ts';
+import { ApiError, BusyError, type RateLimitedError } from '../lib/errors.ts';
 
 type Body = { error: { code: string; message: string; fields?: Record<string, string> } };
 
@@ -47,6 +47,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       if (error.status === 429 && !reply.getHeader('retry-after')) {
         reply.header('retry-after', String((error as Partial<RateLimitedError>).retryAfterSeconds ?? 60));
       }
+      if (error instanceof BusyError) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(errorBody(String(error.code), error.message, error.fields));
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {

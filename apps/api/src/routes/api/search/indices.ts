@@ -1,6 +1,6 @@
 import { ZApiError, ZItemSearchRequest, ZItemSearchResult } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { cachedRead } from '../../../lib/catalogue-route.ts';
+import { cachedRead, inTurn } from '../../../lib/catalogue-route.ts';
 import { HTTP_CACHE } from '../../../lib/read-cache.ts';
 import { searchItems } from '../../../modules/catalogue/search.service.ts';
 
@@ -17,6 +17,9 @@ export const searchIndexRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZItemSearchResult, 400: ZApiError, 401: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZItemSearchResult, HTTP_CACHE.catalogue, () => searchItems(app.db.kysely, app.db.dialect, req.body, 'search')),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZItemSearchResult, HTTP_CACHE.catalogue, () =>
+        inTurn(app, req, () => searchItems(app.db.kysely, app.db.dialect, req.body, 'search')),
+      ),
   );
 };

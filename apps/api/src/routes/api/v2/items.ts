@@ -1,7 +1,7 @@
 import { ZApiError, ZCmsItem, ZItemContent, ZItemSearchRequest, ZItemSearchResult } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cachedRead } from '../../../lib/catalogue-route.ts';
+import { cachedRead, inTurn } from '../../../lib/catalogue-route.ts';
 import { HTTP_CACHE } from '../../../lib/read-cache.ts';
 import { itemArticles, itemBullets, itemContent } from '../../../modules/catalogue/catalogue.service.ts';
 import { searchItems } from '../../../modules/catalogue/search.service.ts';
@@ -23,7 +23,10 @@ export const itemsV2Routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZItemSearchResult, 400: ZApiError, 401: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZItemSearchResult, HTTP_CACHE.catalogue, () => searchItems(app.db.kysely, app.db.dialect, req.body, 'listing')),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZItemSearchResult, HTTP_CACHE.catalogue, () =>
+        inTurn(app, req, () => searchItems(app.db.kysely, app.db.dialect, req.body, 'listing')),
+      ),
   );
 
   app.get(
