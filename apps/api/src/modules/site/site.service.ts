@@ -1,4 +1,4 @@
-import type { TSearchRequest } from '@storefront/shared';
+import type { TContentItem, TSearchRequest } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { pagedSearch, textField } from '../../lib/paging.ts';
@@ -9,16 +9,7 @@ export async function siteSettings(db: Kysely<Database>, keys?: string[]) {
   return Object.fromEntries(rows.map((r) => [r.key, r.value]));
 }
 
-export type ContentItem = {
-  id: number;
-  type: string;
-  title: string;
-  slug: string;
-  body: string;
-  fields: Record<string, unknown>;
-  sortOrder: number;
-  updatedAt: string;
-};
+export type ContentItem = TContentItem;
 
 export function toContentItem(r: {
   id: number;
