@@ -53,6 +53,12 @@ export interface AppConfig {
    * Retry-After at once.
    */
   renders: { concurrency: number; queue: number; waitMs: number };
+  /**
+   * The same for computing catalogue searches and listings through the API, which cost more
+   * than a render at 100k products: SEARCH_CONCURRENCY (default 4), SEARCH_QUEUE (16),
+   * SEARCH_WAIT_MS (1000).
+   */
+  searches: { concurrency: number; queue: number; waitMs: number };
   /** Compress pages and JSON for clients that accept it (COMPRESSION, default on; off behind a proxy or CDN that compresses). */
   compression: boolean;
   /** How long a guest's catalogue page stays in the page cache (PAGE_CACHE_MS, default 5000; 0 turns it off; docs/decisions/0007). */
@@ -165,6 +171,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       concurrency: Math.max(1, Math.floor(Number(env.RENDER_CONCURRENCY ?? 16)) || 16),
       queue: Math.max(0, Math.floor(Number(env.RENDER_QUEUE ?? 64)) || 0),
       waitMs: Math.max(1, Number(env.RENDER_WAIT_MS ?? 2_000) || 2_000),
+    },
+    searches: {
+      concurrency: Math.max(1, Math.floor(Number(env.SEARCH_CONCURRENCY ?? 4)) || 4),
+      queue: Math.max(0, Math.floor(Number(env.SEARCH_QUEUE ?? 16)) || 0),
+      waitMs: Math.max(1, Number(env.SEARCH_WAIT_MS ?? 1_000) || 1_000),
     },
     pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 5_000) || 0),
     compression: !['0', 'off', 'false'].includes((env.COMPRESSION ?? '').toLowerCase()),

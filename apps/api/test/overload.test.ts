@@ -10,7 +10,12 @@ import { startTestApp, TEST_API_KEY, type TestApp } from './helpers/test-app.ts'
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({
-    config: { webBuildDir: path.join(REPO_ROOT, 'apps/web/build'), pageCacheMs: 0, renders: { concurrency: 1, queue: 2, waitMs: 5_000 } },
+    config: {
+      webBuildDir: path.join(REPO_ROOT, 'apps/web/build'),
+      pageCacheMs: 0,
+      renders: { concurrency: 1, queue: 2, waitMs: 5_000 },
+      searches: { concurrency: 1, queue: 2, waitMs: 5_000 },
+    },
   });
 });
 afterAll(() => t?.close());

@@ -34,7 +34,7 @@ export const cataloguePlugin = fp(async (app: FastifyInstance) => {
   app.decorate('readCache', cache);
   // A search over a large catalogue is the API's costliest read: past what the process can
   // compute in time, the rest are refused at once (503) rather than queued for seconds.
-  app.decorate('searchGate', new RenderGate(app.config.renders));
+  app.decorate('searchGate', new RenderGate(app.config.searches));
   app.decorate('reindexCatalogue', async () => {
     const started = Date.now();
     const { products, signature } = await rebuildSearchIndex(db, app.db.dialect);
