@@ -404,6 +404,27 @@ test.describe('build freshness', () => {
     await expect.poll(() => documents).toBe(before + 1);
   });
 
+  test('a menu whose code fails to load keeps its button, says so, and opens on the next try', async ({ page }) => {
+    await page.goto('/about');
+    await hydrated(page);
+    // The cart dropdown loads on first use; its chunk cannot be fetched (no newer build).
+    let blocked = true;
+    await page.route(
+      (url) => /\/assets\/cart-popover-[^/]+\.js$/.test(url.pathname),
+      (route) => (blocked ? route.abort('failed') : route.fallback()),
+    );
+    const button = page.getByTestId('cart-button');
+    await button.click();
+    await expect(page.getByRole('status').or(page.getByRole('alert')).filter({ hasText: 'This could not be opened' })).toBeVisible();
+    await expect(page.getByTestId('cart-dropdown')).toHaveCount(0);
+    await expect(page.getByTestId('error-description')).toHaveCount(0);
+    await expect(button).toBeVisible();
+
+    blocked = false;
+    await button.click();
+    await expect(page.getByTestId('cart-dropdown')).toBeVisible();
+  });
+
   test('a failed page chunk without a newer build does not reload', async ({ page }) => {
     let documents = 0;
     page.on('request', (r) => {

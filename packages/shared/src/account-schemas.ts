@@ -1,10 +1,10 @@
 import { z } from './zod.ts';
-import { LIMITS } from './account-validation.ts';
-import { PAGE_SIZE } from './constants.ts';
+import { LIMITS, SUBSCRIPTION_STATUSES } from './account-validation.ts';
 
 // Bodies and answers of the customer API (spec §3, §7), shared by the server's route
 // schemas and the web app's types. Lengths are generous outer bounds; the rules with
-// the spec's messages are in account-validation.ts.
+// the spec's messages, and the constants the browser needs, are in account-validation.ts
+// (the browser loads no zod: decision 0030).
 
 const text = (max: number) => z.string().max(max * 4);
 
@@ -28,8 +28,6 @@ export const ZSignUpRequest = z.object({
   password: text(LIMITS.passwordMax),
 });
 export type TSignUpRequest = z.input<typeof ZSignUpRequest>;
-
-export const SUBSCRIPTION_STATUSES = ['SUBSCRIBED', 'NOT_SUBSCRIBED'] as const;
 
 /** spec §3: the profile kept with the session. */
 export const ZProfile = z.object({
@@ -111,9 +109,6 @@ export const ZAddress = z.object({
 });
 export type TAddress = z.infer<typeof ZAddress>;
 
-/** Most addresses a customer keeps. */
-export const MAX_ADDRESSES = 20;
-
 // ---------------------------------------------------------------------------
 // Wishlist (spec §3: itemId, skuCode, userId, wishlistId)
 
@@ -148,17 +143,3 @@ export const ZWishlistToggleResult = z.object({
   count: z.number().int(),
 });
 export type TWishlistToggleResult = z.infer<typeof ZWishlistToggleResult>;
-
-/** Most items one wishlist holds. */
-export const MAX_WISHLIST_ITEMS = 500;
-
-/** spec §7: the wishlist is read 10 at a time, newest first. */
-export const WISHLIST_SEARCH = {
-  page: 1,
-  size: PAGE_SIZE.wishlist,
-  fetchCount: true,
-  textParams: [],
-  sortParams: [{ field: 'dateCreated', type: 'DESC' as const }],
-};
-
-export const wishlistKey = (itemId: number, skuCode: string) => `${itemId}:${skuCode}`;

@@ -1,5 +1,5 @@
 import { isDistrictOf, isDivision } from './bd-locations.ts';
-import { PASSWORD_MIN_LENGTH } from './constants.ts';
+import { PAGE_SIZE, PASSWORD_MIN_LENGTH } from './constants.ts';
 import { isEmailShaped as isPlainEmailShaped, normaliseEmail } from './email.ts';
 import { MESSAGES } from './messages.ts';
 
@@ -274,3 +274,25 @@ export function validateAddress(v: TAddressFields): FieldErrors<keyof TAddressFi
   if (v.label && length(v.label.trim()) > LIMITS.label) e.label = ACCOUNT_MESSAGES.tooLong(LIMITS.label);
   return e;
 }
+
+// ---------------------------------------------------------------------------
+// Limits and keys of the account's data (the API's schemas are in account-schemas.ts)
+
+export const SUBSCRIPTION_STATUSES = ['SUBSCRIBED', 'NOT_SUBSCRIBED'] as const;
+
+/** Most addresses a customer keeps. */
+export const MAX_ADDRESSES = 20;
+
+/** Most items one wishlist holds. */
+export const MAX_WISHLIST_ITEMS = 500;
+
+/** spec §7: the wishlist is read 10 at a time, newest first. */
+export const WISHLIST_SEARCH = {
+  page: 1,
+  size: PAGE_SIZE.wishlist,
+  fetchCount: true,
+  textParams: [],
+  sortParams: [{ field: 'dateCreated', type: 'DESC' as const }],
+};
+
+export const wishlistKey = (itemId: number, skuCode: string) => `${itemId}:${skuCode}`;

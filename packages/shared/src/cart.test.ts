@@ -165,6 +165,15 @@ describe('the stored cart', () => {
       expect(parseStoredCart(raw)).toEqual(emptyCart());
     }
   });
+  it('keeps only the fields of the stored shape', () => {
+    const good = JSON.parse(serializeCart(add(emptyCart(), item('A-1'))));
+    const padded = {
+      ...good,
+      extra: 1,
+      lines: [{ ...good.lines[0], price: 1, product: { ...good.lines[0].product, html: '<b>' }, sku: { ...good.lines[0].sku, cost: 5 } }],
+    };
+    expect(parseStoredCart(JSON.stringify(padded))).toEqual(parseStoredCart(JSON.stringify(good)));
+  });
   it('recomputes line subtotals instead of trusting them, and merges a sku listed twice', () => {
     const good = JSON.parse(serializeCart(add(emptyCart(), item('A-1', { quantity: 2 }))));
     const tampered = {

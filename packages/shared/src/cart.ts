@@ -1,4 +1,3 @@
-import { z } from './zod.ts';
 import type { Minor } from './money.ts';
 import { cartTotals, type TCartTotals } from './pricing.ts';
 
@@ -20,46 +19,92 @@ export const LINE_QUANTITY_CEILING = 99;
 export const MAX_CART_LINES = 50;
 
 export const SKU_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-export const ZSkuCode = z.string().regex(SKU_CODE_PATTERN, 'A sku code is 1 to 64 letters, digits, ., _ or -');
-export const ZLineQuantity = z.number().int().min(1).max(LINE_QUANTITY_CEILING);
 
-const ZMinor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+// The stored cart is read in the browser, so its shape is checked by the plain guard below
+// rather than a zod schema: the first load of every page carries no validation library
+// (decision 0030). The request schemas built on the same rules are in cart-schemas.ts.
 
 /** A cart line of spec §3: product, sku, quantity, subTotal, optionally sourceType and salesPrice. */
-export const ZCartLine = z.object({
-  product: z.object({
-    id: z.number().int().positive(),
-    title: z.string().max(300),
-    slug: z.string().max(300),
-    image: z.string().max(2000).nullable(),
+export interface TCartLine {
+  product: {
+    id: number;
+    title: string;
+    slug: string;
+    image: string | null;
     /** The categories the product is filed under, for the browser's discount display. */
-    categoryIds: z.array(z.number().int()).max(20).optional(),
-  }),
-  sku: z.object({
-    code: ZSkuCode,
+    categoryIds?: number[];
+  };
+  sku: {
+    code: string;
     /** "Walnut / Queen": the chosen attribute values. */
-    label: z.string().max(200).optional(),
+    label?: string;
     /** The list price. */
-    salesPrice: ZMinor,
-    discountedSalesPrice: ZMinor.nullable(),
-  }),
-  quantity: ZLineQuantity,
+    salesPrice: Minor;
+    discountedSalesPrice: Minor | null;
+  };
+  quantity: number;
   /** unit price × quantity. */
-  subTotal: ZMinor,
-  sourceType: z.literal('bundle').optional(),
+  subTotal: Minor;
+  sourceType?: 'bundle';
   /** The unit price the shopper saw when adding (after discounts). */
-  salesPrice: ZMinor.optional(),
-});
-export type TCartLine = z.infer<typeof ZCartLine>;
+  salesPrice?: Minor;
+}
 
-export const ZStoredCart = z.object({
-  version: z.literal(CART_VERSION),
-  lines: z.array(ZCartLine).max(MAX_CART_LINES),
-  couponCode: z.string().max(64).nullable(),
+export interface TCart {
+  version: typeof CART_VERSION;
+  lines: TCartLine[];
+  couponCode: string | null;
   /** spec §4: saved with the cart and restored at start-up. */
-  couponAmount: ZMinor,
-});
-export type TCart = z.infer<typeof ZStoredCart>;
+  couponAmount: Minor;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const isMinor = (v: unknown): v is Minor => isInt(v, 0, Number.MAX_SAFE_INTEGER);
+const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
+
+/** One stored line, rebuilt from the fields it may have (anything else is dropped), or null. */
+function readLine(v: unknown): TCartLine | null {
+  if (!isObj(v) || !isObj(v.product) || !isObj(v.sku)) return null;
+  const { product: p, sku: s } = v;
+  if (!isInt(p.id, 1, Number.MAX_SAFE_INTEGER) || !isText(p.title, 300) || !isText(p.slug, 300)) return null;
+  if (!(p.image === null || isText(p.image, 2000))) return null;
+  const ids = p.categoryIds;
+  if (ids !== undefined && !(Array.isArray(ids) && ids.length <= 20 && ids.every((x) => Number.isInteger(x)))) return null;
+  if (typeof s.code !== 'string' || !SKU_CODE_PATTERN.test(s.code)) return null;
+  if (s.label !== undefined && !isText(s.label, 200)) return null;
+  if (!isMinor(s.salesPrice) || !(s.discountedSalesPrice === null || isMinor(s.discountedSalesPrice))) return null;
+  if (!isInt(v.quantity, 1, LINE_QUANTITY_CEILING) || !isMinor(v.subTotal)) return null;
+  if (v.sourceType !== undefined && v.sourceType !== 'bundle') return null;
+  if (v.salesPrice !== undefined && !isMinor(v.salesPrice)) return null;
+  return {
+    product: { id: p.id, title: p.title, slug: p.slug, image: p.image, ...(ids ? { categoryIds: ids as number[] } : {}) },
+    sku: {
+      code: s.code,
+      ...(s.label !== undefined ? { label: s.label } : {}),
+      salesPrice: s.salesPrice,
+      discountedSalesPrice: s.discountedSalesPrice,
+    },
+    quantity: v.quantity,
+    subTotal: v.subTotal,
+    ...(v.sourceType ? { sourceType: 'bundle' as const } : {}),
+    ...(v.salesPrice !== undefined ? { salesPrice: v.salesPrice } : {}),
+  };
+}
+
+/** A stored cart of the current version and shape, or null. */
+function readStoredCart(v: unknown): TCart | null {
+  if (!isObj(v) || v.version !== CART_VERSION || !Array.isArray(v.lines) || v.lines.length > MAX_CART_LINES) return null;
+  if (!(v.couponCode === null || isText(v.couponCode, 64)) || !isMinor(v.couponAmount)) return null;
+  const lines: TCartLine[] = [];
+  for (const raw of v.lines) {
+    const line = readLine(raw);
+    if (!line) return null;
+    lines.push(line);
+  }
+  return { version: CART_VERSION, lines, couponCode: v.couponCode, couponAmount: v.couponAmount };
+}
 
 /** What an add-to-cart button hands over. */
 export interface TCartItemInput {
@@ -219,15 +264,15 @@ export function parseStoredCart(raw: string | null | undefined): TCart {
   } catch {
     return emptyCart();
   }
-  const parsed = ZStoredCart.safeParse(json);
-  if (!parsed.success) return emptyCart();
+  const stored = readStoredCart(json);
+  if (!stored) return emptyCart();
   const lines: TCartLine[] = [];
-  for (const l of parsed.data.lines) {
+  for (const l of stored.lines) {
     const seen = lines.findIndex((x) => x.sku.code === l.sku.code);
     if (seen >= 0) lines[seen] = withQuantity(lines[seen], lines[seen].quantity + l.quantity);
     else lines.push(withQuantity(l, l.quantity));
   }
-  return { ...parsed.data, lines };
+  return { ...stored, lines };
 }
 
 export function serializeCart(cart: TCart): string {

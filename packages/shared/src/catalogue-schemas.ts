@@ -1,5 +1,5 @@
 import { z } from './zod.ts';
-import { ZSearchRequest } from './search.ts';
+import { ZSearchRequest } from './search-schemas.ts';
 
 // The catalogue API's shapes (spec §3, §7): the server validates its answers with these and
 // the web app reads its types from them. Amounts are integers in poisha.

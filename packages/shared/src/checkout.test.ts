@@ -9,8 +9,8 @@ import {
   outcomePath,
   type TSaleState,
   validateGuestContact,
-  ZCheckoutRequest,
 } from './checkout.ts';
+import { ZCheckoutRequest } from './checkout-schemas.ts';
 
 const state = (s: Partial<TSaleState>): TSaleState => ({ kind: 'order', paymentMethod: 'card', status: 'pending_payment', paymentStatus: 'pending', ...s });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateCoupon, normalizeCouponCode, type TCouponContext, type TCouponRule, ZCouponCode } from './coupon.ts';
+import { evaluateCoupon, normalizeCouponCode, type TCouponContext, type TCouponRule } from './coupon.ts';
+import { ZCouponCode } from './cart-schemas.ts';
 import { formatMoney } from './money.ts';
 
 const coupon = (over: Partial<TCouponRule> = {}): TCouponRule => ({

@@ -1,4 +1,3 @@
-import { z } from './zod.ts';
 import type { Minor } from './money.ts';
 import { DISCOUNT_TYPES, discountSaving, type TDiscountType } from './pricing.ts';
 
@@ -12,13 +11,6 @@ export function normalizeCouponCode(code: string): string {
 }
 
 export const COUPON_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
-
-/** A coupon code as a shopper may type it: trimmed, upper-cased, 3–32 letters, digits, _ or -. */
-export const ZCouponCode = z
-  .string()
-  .max(64)
-  .transform(normalizeCouponCode)
-  .pipe(z.string().regex(COUPON_CODE_PATTERN, 'A coupon code is 3 to 32 letters, digits, - or _'));
 
 export interface TCouponRule {
   code: string;

@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
-import { ZLineQuantity, ZSkuCode } from './cart.ts';
-import { COUPON_REASONS, ZCouponCode } from './coupon.ts';
+import { ZCouponCode, ZLineQuantity, ZSkuCode } from './cart-schemas.ts';
+import { COUPON_REASONS } from './coupon.ts';
 import { DISCOUNT_TYPES } from './pricing.ts';
 
 // Request and response shapes of the cart quote, the coupon calls and the currency list

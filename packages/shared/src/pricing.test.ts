@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cartTotals, discountApplies, discountSaving, priceSku, type TGlobalDiscount, type TPriceInput } from './pricing.ts';
+import { cartTotals, discountApplies, discountSaving, priceSku, type TPriceInput } from './pricing.ts';
+import type { TGlobalDiscount } from './pricing-schemas.ts';
 
 const discount = (over: Partial<TGlobalDiscount>): TGlobalDiscount => ({
   id: 1,

@@ -1,5 +1,5 @@
-import { z } from './zod.ts';
 import type { Minor } from './money.ts';
+import type { TGlobalDiscount } from './pricing-schemas.ts';
 
 // The shop's price rules (decisions.md, "Discounts and coupons"), as pure functions that
 // the server's quote and the browser's display both call, so the two never disagree.
@@ -10,26 +10,6 @@ export const DISCOUNT_KINDS = ['FIXED_CATEGORY', 'FIXED_PRODUCT'] as const;
 export const DISCOUNT_TYPES = ['PERCENTAGE', 'AMOUNT'] as const;
 export type TDiscountKind = (typeof DISCOUNT_KINDS)[number];
 export type TDiscountType = (typeof DISCOUNT_TYPES)[number];
-
-/** A global discount of spec §3, as the API answers it. */
-export const ZGlobalDiscount = z.object({
-  id: z.number().int(),
-  title: z.string(),
-  /** True while the discount is switched on and inside its validity window. */
-  valid: z.boolean(),
-  type: z.enum(DISCOUNT_KINDS),
-  discountType: z.enum(DISCOUNT_TYPES),
-  /** Per cent (1–100) for PERCENTAGE, poisha for AMOUNT. */
-  value: z.number().int(),
-  categories: z.array(z.object({ categoryId: z.number().int() })),
-  /** The listed categories and all their descendants: what the discount reaches. */
-  coveredCategoryIds: z.array(z.number().int()),
-  /** itemId is a product id; a null skuCode means every sku of that product. */
-  items: z.array(z.object({ itemId: z.number().int(), skuCode: z.string().nullable() })),
-  startsAt: z.string().nullable(),
-  endsAt: z.string().nullable(),
-});
-export type TGlobalDiscount = z.infer<typeof ZGlobalDiscount>;
 
 /** What pricing needs to know about one sku. */
 export interface TPriceInput {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isModelCode, normalizeSearchTerm, ZSearchRequest } from './search.ts';
+import { isModelCode, normalizeSearchTerm } from './search.ts';
+import { ZSearchRequest } from './search-schemas.ts';
 
 describe('search term', () => {
   it('is trimmed and upper-cased', () => {

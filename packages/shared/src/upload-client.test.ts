@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UPLOAD } from './constants.ts';
-import { type FileLike, planParts, type TUploadedFile } from './upload.ts';
+import { type FileLike, planParts } from './upload.ts';
+import type { TUploadedFile } from './upload-schemas.ts';
 import {
   NetworkError,
   type ResumeStore,

@@ -1,15 +1,7 @@
 import { UPLOAD } from './constants.ts';
 import { MESSAGES } from './messages.ts';
-import {
-  type FileLike,
-  type TMultipartUpload,
-  type TUploadedFile,
-  type TUploadTask,
-  type TUploadType,
-  classifyUploadSource,
-  retryDelayMs,
-  shouldUseMultipart,
-} from './upload.ts';
+import { type FileLike, type TUploadType, classifyUploadSource, retryDelayMs, shouldUseMultipart } from './upload.ts';
+import type { TMultipartUpload, TUploadedFile, TUploadTask } from './upload-schemas.ts';
 
 // The upload client of spec §4/§8/§9, free of browser and Node APIs: the transport (XHR in
 // the web app, anything in a test) is passed in. It picks a direct or a multipart upload

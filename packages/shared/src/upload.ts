@@ -1,9 +1,9 @@
-import { z } from './zod.ts';
 import { UPLOAD } from './constants.ts';
 import { MESSAGES } from './messages.ts';
 
 // The upload protocol of spec §4/§9 (files), shared by the API and the browser's upload
-// helper so that both plan the same parts and agree on every limit.
+// helper so that both plan the same parts and agree on every limit. The request and
+// answer schemas are in upload-schemas.ts, so the browser loads no zod (decision 0030).
 
 /**
  * What a file is for, sent as the `type` field of POST /api/files (spec §7).
@@ -11,8 +11,7 @@ import { MESSAGES } from './messages.ts';
  * document: an image or a PDF, such as a bank transfer slip for a booking.
  */
 export const UPLOAD_TYPES = ['image', 'document'] as const;
-export const ZUploadType = z.enum(UPLOAD_TYPES);
-export type TUploadType = z.infer<typeof ZUploadType>;
+export type TUploadType = (typeof UPLOAD_TYPES)[number];
 
 /** The MIME types each upload type accepts, decided from the file's bytes. */
 export const UPLOAD_ACCEPT: Record<TUploadType, readonly string[]> = {
@@ -20,48 +19,7 @@ export const UPLOAD_ACCEPT: Record<TUploadType, readonly string[]> = {
   document: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
 };
 
-/** Uploaded file (spec §3). width/height are known for images (no layout shift). */
-export const ZUploadedFile = z.object({
-  uuid: z.string(),
-  name: z.string(),
-  size: z.number().int(),
-  isStored: z.boolean(),
-  isImage: z.boolean(),
-  mimeType: z.string(),
-  cdnUrl: z.string(),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
-});
-export type TUploadedFile = z.infer<typeof ZUploadedFile>;
-
 // ---- multipart -------------------------------------------------------------------------
-
-export const ZMultipartStartRequest = z.object({
-  filename: z.string().min(1).max(1000),
-  size: z.number().int().min(1),
-  contentType: z.string().max(200).optional(),
-  type: ZUploadType,
-});
-export type TMultipartStartRequest = z.infer<typeof ZMultipartStartRequest>;
-
-export const ZUploadPart = z.object({
-  partNumber: z.number().int().min(1),
-  offset: z.number().int().min(0),
-  size: z.number().int().min(1),
-  /** Where to PUT the part's bytes (application/octet-stream). */
-  url: z.string(),
-});
-export type TUploadPart = z.infer<typeof ZUploadPart>;
-
-export const ZMultipartUpload = z.object({
-  uuid: z.string(),
-  size: z.number().int(),
-  parts: z.array(ZUploadPart),
-  /** Part numbers the server already holds: a resumed upload sends only the others. */
-  completedParts: z.array(z.number().int()),
-  expiresAt: z.string(),
-});
-export type TMultipartUpload = z.infer<typeof ZMultipartUpload>;
 
 /** Parts of a multipart upload (spec §9): 5 MB chunks, the last at least 1 MB unless it is the only one. */
 export function planParts(
@@ -89,24 +47,7 @@ export function shouldUseMultipart(size: number): boolean {
 // ---- URL import --------------------------------------------------------------------------
 
 export const UPLOAD_TASK_STATUSES = ['unknown', 'waiting', 'progress', 'error', 'success'] as const;
-export const ZUploadTaskStatus = z.enum(UPLOAD_TASK_STATUSES);
-export type TUploadTaskStatus = z.infer<typeof ZUploadTaskStatus>;
-
-export const ZFromUrlRequest = z.object({
-  sourceUrl: z.string().min(1).max(2048),
-  type: ZUploadType,
-});
-
-export const ZUploadTask = z.object({
-  token: z.string(),
-  status: ZUploadTaskStatus,
-  /** Bytes received so far, and the total when the source said it. */
-  done: z.number().int(),
-  total: z.number().int().nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  file: ZUploadedFile.nullable(),
-});
-export type TUploadTask = z.infer<typeof ZUploadTask>;
+export type TUploadTaskStatus = (typeof UPLOAD_TASK_STATUSES)[number];
 
 export function isFinalTaskStatus(s: TUploadTaskStatus): boolean {
   return s === 'success' || s === 'error';

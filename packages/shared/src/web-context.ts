@@ -14,9 +14,10 @@ import type {
   TStockRow,
   TVariantImages,
 } from './catalogue-schemas.ts';
-import type { TGlobalDiscount } from './pricing.ts';
+import type { TGlobalDiscount } from './pricing-schemas.ts';
 import type { TCurrencyConversion } from './pricing-api.ts';
-import type { TPage, TSearchRequestInput } from './search.ts';
+import type { TPage } from './search.ts';
+import type { TSearchRequestInput } from './search-schemas.ts';
 
 /**
  * What the web app's loaders and actions receive as context from the server that

@@ -1,9 +1,9 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
 import { session, useAuthView, useSessionUser } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { IconButton } from '../ui/button.tsx';
+import { useFirstUse, useLoadedWhenOpen } from '../ui/first-use.tsx';
 import { HeartIcon, UserIcon } from '../ui/icons.tsx';
 import type { ShellUser } from './session.server.ts';
 
@@ -77,56 +77,7 @@ export function AccountButton({ user: serverUser }: { user: ShellUser | null }) 
     <>
       <SessionSync serverUser={serverUser} />
       {user ? (
-        <DropdownMenu.Root modal={false}>
-          <DropdownMenu.Trigger asChild>
-            <button
-              type="button"
-              aria-label={`Account menu for ${user.name}`}
-              title={user.name}
-              className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand-100 data-[state=open]:bg-sand-100"
-              data-testid="account-menu-button"
-              data-hydrated={hydrated || undefined}
-            >
-              <Avatar user={user} size={30} />
-            </button>
-          </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
-            <DropdownMenu.Content
-              align="end"
-              sideOffset={6}
-              className="z-50 min-w-56 rounded-[var(--radius-card)] border border-sand-200 bg-paper p-1.5 shadow-[var(--shadow-card)]"
-            >
-              <DropdownMenu.Label className="flex items-center gap-3 px-2.5 py-2">
-                <Avatar user={user} size={36} />
-                <span className="min-w-0">
-                  <span className="block truncate text-sm font-semibold">{user.name}</span>
-                  <span className="block text-xs text-ink-muted">Signed in</span>
-                </span>
-              </DropdownMenu.Label>
-              <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
-              <DropdownMenu.Item asChild>
-                <Link to="/profile" className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100">
-                  <UserIcon width={18} height={18} /> Profile
-                </Link>
-              </DropdownMenu.Item>
-              <DropdownMenu.Item asChild>
-                <Link
-                  to="/profile?tab=wishlist"
-                  className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100"
-                >
-                  <HeartIcon width={18} height={18} /> Wishlist
-                </Link>
-              </DropdownMenu.Item>
-              <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
-              <DropdownMenu.Item
-                onSelect={() => void signOut()}
-                className="flex h-10 cursor-pointer items-center gap-2 rounded-md px-2.5 text-sm font-medium text-danger-600 outline-none data-[highlighted]:bg-sand-100"
-              >
-                Sign Out
-              </DropdownMenu.Item>
-            </DropdownMenu.Content>
-          </DropdownMenu.Portal>
-        </DropdownMenu.Root>
+        <AccountMenu user={user} hydrated={hydrated} onSignOut={() => void signOut()} />
       ) : (
         <IconButton label="Sign in" onClick={() => session.openAuth('sign-in')} data-testid="account-button" data-hydrated={hydrated || undefined}>
           <UserIcon />
@@ -134,6 +85,34 @@ export function AccountButton({ user: serverUser }: { user: ShellUser | null }) 
       )}
       <AuthDialogWhenOpened />
     </>
+  );
+}
+
+// The account menu loads on first use (components/ui/first-use.tsx).
+const loadAccountMenu = () => import('./account-menu.tsx');
+const AccountMenuPopup = lazy(() => loadAccountMenu().then((m) => ({ default: m.AccountMenuPopup })));
+
+function AccountMenu({ user, hydrated, onSignOut }: { user: ShellUser; hydrated: boolean; onSignOut(): void }) {
+  const use = useFirstUse(loadAccountMenu);
+  const trigger = (extra: object) => (
+    <button
+      type="button"
+      aria-label={`Account menu for ${user.name}`}
+      title={user.name}
+      className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand-100 data-[state=open]:bg-sand-100"
+      data-testid="account-menu-button"
+      data-hydrated={hydrated || undefined}
+      {...extra}
+    >
+      <Avatar user={user} size={30} />
+    </button>
+  );
+  const plain = trigger(use.menuTrigger);
+  if (!use.wanted) return plain;
+  return (
+    <Suspense fallback={plain}>
+      <AccountMenuPopup open={use.open} onOpenChange={use.setOpen} trigger={trigger({})} user={user} onSignOut={onSignOut} />
+    </Suspense>
   );
 }
 
@@ -171,10 +150,9 @@ const AuthDialog = lazy(() => loadAuthDialog().then((m) => ({ default: m.AuthDia
 
 function AuthDialogWhenOpened() {
   const view = useAuthView();
-  const [opened, setOpened] = useState(false);
   // Once loaded it stays mounted, so Radix can animate it closed and return focus.
-  if (view !== null && !opened) setOpened(true);
-  if (!opened && view === null) return null;
+  const loaded = useLoadedWhenOpen(view !== null, loadAuthDialog, () => session.closeAuth());
+  if (!loaded) return null;
   return (
     <Suspense fallback={null}>
       <AuthDialog />

@@ -1,4 +1,3 @@
-import * as Accordion from '@radix-ui/react-accordion';
 import { categoryPath } from '@storefront/shared';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -10,7 +9,7 @@ import { categoryTree, type MenuCategory } from './category-tree.ts';
  * The browser caches of spec §4/§9 are filled once per visit, when the browser is idle.
  * The cached categories also stand in for the menu if the page came without them.
  */
-function useCatalogueCaches(categories: MenuCategory[]): MenuCategory[] {
+export function useCatalogueCaches(categories: MenuCategory[]): MenuCategory[] {
   const [fallback, setFallback] = useState<MenuCategory[] | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once after hydration: the server's menu, when there is one, does not change on this page.
   useEffect(() => {
@@ -129,61 +128,5 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
         </nav>
       </div>
     </div>
-  );
-}
-
-/** The category tree inside the mobile menu (the hamburger's sheet): one section per top category. */
-export function MobileCategoryMenu({ categories: given, onNavigate }: { categories: MenuCategory[]; onNavigate(): void }) {
-  const categories = useCatalogueCaches(given);
-  if (!categories.length) return null;
-  const item = 'block rounded-md px-3 py-2.5 hover:bg-sand-100';
-  return (
-    <nav aria-label="Categories" className="mb-4 border-b border-sand-200 pb-4">
-      <p className="px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-ink-muted">Categories</p>
-      <Accordion.Root type="single" collapsible>
-        {categories.map((top) => (
-          <Accordion.Item key={top.id} value={String(top.id)}>
-            <Accordion.Header>
-              <Accordion.Trigger className="group flex w-full items-center justify-between rounded-md px-3 py-3 text-left text-base font-medium hover:bg-sand-100">
-                {top.name}
-                <ChevronDownIcon width={20} height={20} className="transition-transform group-data-[state=open]:rotate-180" />
-              </Accordion.Trigger>
-            </Accordion.Header>
-            <Accordion.Content>
-              <ul className="pb-2 pl-3">
-                <li>
-                  <Link to={categoryPath(top)} onClick={onNavigate} className={`${item} font-medium text-brand-700`}>
-                    All {top.name}
-                  </Link>
-                </li>
-                {top.children.map((child) => (
-                  <li key={child.id}>
-                    <Link to={categoryPath(child)} onClick={onNavigate} className={item}>
-                      {child.name}
-                    </Link>
-                    {child.children.length > 0 && (
-                      <ul className="ml-3 border-l border-sand-200 pl-2 text-[0.95rem] text-ink-muted">
-                        {child.children.map((g) => (
-                          <li key={g.id}>
-                            <Link to={categoryPath(g)} onClick={onNavigate} className={item}>
-                              {g.name}
-                            </Link>
-                          </li>
-                        ))}
-                        <li>
-                          <Link to={categoryPath(child)} onClick={onNavigate} className={`${item} text-brand-700`}>
-                            All {child.name}
-                          </Link>
-                        </li>
-                      </ul>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            </Accordion.Content>
-          </Accordion.Item>
-        ))}
-      </Accordion.Root>
-    </nav>
   );
 }

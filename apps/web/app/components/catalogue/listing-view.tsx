@@ -18,7 +18,7 @@ import type { ListingData } from '../../lib/listing.server.ts';
 import { pageMeta, settingsFrom } from '../../lib/seo.ts';
 import { Button, ButtonLink } from '../ui/button.tsx';
 import { CloseIcon } from '../ui/icons.tsx';
-import { Sheet } from '../ui/sheet.tsx';
+import { SheetOnFirstUse } from '../ui/sheet-on-first-use.tsx';
 import { FilterIcon } from './catalogue-icons.tsx';
 import type { MenuCategory } from './category-tree.ts';
 import { Pagination } from './pagination.tsx';
@@ -199,9 +199,9 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
       </div>
 
       {facets && (
-        <Sheet open={filtersOpen} onOpenChange={setFiltersOpen} title="Filters">
+        <SheetOnFirstUse open={filtersOpen} onOpenChange={setFiltersOpen} title="Filters">
           {facets}
-        </Sheet>
+        </SheetOnFirstUse>
       )}
     </div>
   );

@@ -1,7 +1,9 @@
 import { lazy, type MouseEvent, Suspense, useState } from 'react';
+import { useLoadedWhenOpen } from '../ui/first-use.tsx';
 
 // The contact form loads when the shopper first opens it, not with every page.
-const ContactModal = lazy(() => import('./contact-modal.tsx').then((m) => ({ default: m.ContactModal })));
+const loadContactModal = () => import('./contact-modal.tsx');
+const ContactModal = lazy(() => loadContactModal().then((m) => ({ default: m.ContactModal })));
 
 /**
  * The footer's support email (spec §2): a click opens the contact form in a modal. It
@@ -10,11 +12,10 @@ const ContactModal = lazy(() => import('./contact-modal.tsx').then((m) => ({ def
  */
 export function SupportEmailLink({ email, className }: { email: string; className?: string }) {
   const [open, setOpen] = useState(false);
-  const [opened, setOpened] = useState(false);
+  const loaded = useLoadedWhenOpen(open, loadContactModal, () => setOpen(false));
   function onClick(e: MouseEvent<HTMLAnchorElement>) {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    setOpened(true);
     setOpen(true);
   }
   return (
@@ -22,7 +23,7 @@ export function SupportEmailLink({ email, className }: { email: string; classNam
       <a className={className} href={`mailto:${email}`} onClick={onClick} aria-haspopup="dialog" data-support-email>
         {email}
       </a>
-      {opened && (
+      {loaded && (
         <Suspense fallback={null}>
           <ContactModal open={open} onOpenChange={setOpen} />
         </Suspense>

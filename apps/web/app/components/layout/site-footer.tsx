@@ -1,5 +1,4 @@
-import * as Accordion from '@radix-ui/react-accordion';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { SupportEmailLink } from '../contact/support-email-link.tsx';
 import { brandName, list, SOCIAL, type SiteSettings, type Social } from '../../lib/site.ts';
@@ -139,22 +138,16 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
         </div>
 
         {/* Mobile: the same groups as an accordion */}
-        <Accordion.Root type="multiple" className="divide-y divide-white/15 border-y border-white/15 lg:hidden">
+        <div className="divide-y divide-white/15 border-y border-white/15 lg:hidden">
           {[
             ...COLUMNS.map((c) => ({ title: c.title, body: <LinkList links={c.links} /> })),
             { title: 'Follow Us', body: <FollowUs settings={settings} /> },
           ].map((g) => (
-            <Accordion.Item key={g.title} value={g.title}>
-              <Accordion.Header>
-                <Accordion.Trigger className="group flex w-full items-center justify-between py-4 text-left text-base font-semibold">
-                  {g.title}
-                  <ChevronDownIcon className="transition-transform group-data-[state=open]:rotate-180" />
-                </Accordion.Trigger>
-              </Accordion.Header>
-              <Accordion.Content className="pb-4">{g.body}</Accordion.Content>
-            </Accordion.Item>
+            <FooterGroup key={g.title} title={g.title}>
+              {g.body}
+            </FooterGroup>
           ))}
-        </Accordion.Root>
+        </div>
 
         <div className="mt-10 flex flex-col gap-6 border-t border-white/15 pt-8 lg:flex-row lg:items-center lg:justify-between">
           <div>
@@ -186,5 +179,34 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
         </div>
       </div>
     </footer>
+  );
+}
+
+/**
+ * One footer group on a phone: a disclosure (a button that shows and hides its links), the
+ * WAI pattern for this, with no menu library in every page's first load (decision 0030).
+ */
+function FooterGroup({ title, children }: { title: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  return (
+    <div>
+      <h3>
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={() => setOpen((o) => !o)}
+          data-state={open ? 'open' : 'closed'}
+          className="group flex w-full items-center justify-between py-4 text-left text-base font-semibold"
+        >
+          {title}
+          <ChevronDownIcon className="transition-transform group-data-[state=open]:rotate-180" />
+        </button>
+      </h3>
+      <div id={id} hidden={!open} className="pb-4">
+        {children}
+      </div>
+    </div>
   );
 }

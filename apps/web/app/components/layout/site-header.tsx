@@ -1,5 +1,5 @@
 import { NAV_FIXED_SCROLL_PX } from '@storefront/shared';
-import { useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router';
 import { brandName, type SiteSettings } from '../../lib/site.ts';
 import { useScrolledPast } from '../../lib/use-scrolled-past.ts';
@@ -7,13 +7,16 @@ import { AccountButton, WishlistButton } from '../account/account-slots.tsx';
 import type { ShellUser } from '../account/session.server.ts';
 import { CartButton, CurrencyMenu } from '../cart/cart-slots.tsx';
 import type { ShellCurrency } from '../cart/currencies.server.ts';
-import { CategoryMenu, MobileCategoryMenu } from '../catalogue/category-menu.tsx';
+import { CategoryMenu } from '../catalogue/category-menu.tsx';
 import type { MenuCategory } from '../catalogue/category-menu.server.ts';
 import { SearchBar } from '../catalogue/search-bar.tsx';
 import { IconButton } from '../ui/button.tsx';
+import { useFirstUse } from '../ui/first-use.tsx';
 import { MenuIcon, PhoneIcon } from '../ui/icons.tsx';
-import { Sheet } from '../ui/sheet.tsx';
 import { Logo } from './logo.tsx';
+
+const loadMobileMenu = () => import('./mobile-menu.tsx');
+const MobileMenu = lazy(() => loadMobileMenu().then((m) => ({ default: m.MobileMenu })));
 
 /** The main links shown in the desktop bar and in the mobile menu. */
 export const MAIN_LINKS = [
@@ -35,7 +38,8 @@ export function SiteHeader({
   currencies: ShellCurrency[];
 }) {
   const fixed = useScrolledPast(NAV_FIXED_SCROLL_PX);
-  const [menuOpen, setMenuOpen] = useState(false);
+  // The menu's sheet and its category tree load the first time it opens (decision 0030).
+  const menu = useFirstUse(loadMobileMenu);
   const brand = brandName(settings);
   const hotline = settings['contact.hotline'];
 
@@ -56,7 +60,7 @@ export function SiteHeader({
         className={`sticky top-0 z-30 border-b border-sand-200 bg-paper/95 backdrop-blur transition-shadow ${fixed ? 'nav-fixed shadow-md' : ''}`}
       >
         <div className="container-page flex h-16 items-center gap-2 xl:gap-4">
-          <IconButton label="Open menu" className="xl:hidden" onClick={() => setMenuOpen(true)}>
+          <IconButton label="Open menu" className="xl:hidden" {...menu.popupTrigger}>
             <MenuIcon />
           </IconButton>
           <Link to="/" className="flex shrink-0 items-center gap-2 max-sm:[&>span]:hidden" aria-label={`${brand} home`}>
@@ -89,20 +93,11 @@ export function SiteHeader({
           </div>
         </div>
       </header>
-      <Sheet open={menuOpen} onOpenChange={setMenuOpen} title="Menu">
-        <MobileCategoryMenu categories={categories} onNavigate={() => setMenuOpen(false)} />
-        <nav aria-label="Mobile">
-          <ul className="flex flex-col">
-            {[{ to: '/', label: 'Home' }, ...MAIN_LINKS, { to: '/about', label: 'About Us' }, { to: '/contact', label: 'Contact' }].map((l) => (
-              <li key={l.to}>
-                <Link to={l.to} onClick={() => setMenuOpen(false)} className="block rounded-md px-3 py-3 text-base font-medium hover:bg-sand-100">
-                  {l.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </Sheet>
+      {menu.wanted && (
+        <Suspense fallback={null}>
+          <MobileMenu open={menu.open} onOpenChange={menu.setOpen} categories={categories} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,0 +1,116 @@
+import * as Popover from '@radix-ui/react-popover';
+import { lineUnitPrice, type TCart, totalsOf } from '@storefront/shared';
+import type { ReactElement } from 'react';
+import { Link } from 'react-router';
+import { cartActions } from '../../lib/cart-store.ts';
+import { useMoney } from '../../lib/currency.tsx';
+import { toast } from '../../lib/toast.ts';
+import { Button, ButtonLink } from '../ui/button.tsx';
+import { EMPTY_CART_TEXT } from './cart-slots.tsx';
+import { productHref } from './product-href.ts';
+
+/**
+ * The open cart dropdown of spec §2, loaded on first use by CartButton (cart-slots.tsx),
+ * which owns the trigger's look and the open state.
+ */
+export function CartPopover({ open, onOpenChange, trigger, cart }: { open: boolean; onOpenChange(open: boolean): void; trigger: ReactElement; cart: TCart }) {
+  return (
+    <Popover.Root open={open} onOpenChange={onOpenChange}>
+      <Popover.Trigger asChild>{trigger}</Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          align="end"
+          sideOffset={10}
+          collisionPadding={12}
+          aria-label="Cart"
+          className="z-40 w-[25rem] max-w-[calc(100vw-1.5rem)] rounded-[var(--radius-card)] border border-sand-200 bg-paper shadow-xl focus:outline-none"
+          data-testid="cart-dropdown"
+        >
+          <CartDropdown cart={cart} onClose={() => onOpenChange(false)} />
+          <Popover.Arrow className="fill-paper" width={14} height={7} />
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}
+
+/** spec §2: items (image, title, quantity x unit price, line subtotal), total, Clear All and View Cart. */
+function CartDropdown({ cart, onClose }: { cart: TCart; onClose(): void }) {
+  const { format } = useMoney();
+  const totals = totalsOf(cart);
+
+  if (cart.lines.length === 0) {
+    return (
+      <div className="flex flex-col items-center gap-4 px-6 py-10 text-center">
+        <p className="text-sm font-semibold tracking-wider text-ink-muted">{EMPTY_CART_TEXT}</p>
+        <ButtonLink to="/shop" variant="secondary" size="sm" onClick={onClose}>
+          Continue Shopping
+        </ButtonLink>
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex max-h-[min(36rem,calc(100vh-6rem))] flex-col">
+      <p className="border-b border-sand-200 px-4 py-3 text-sm font-semibold">
+        Your Cart{' '}
+        <span className="font-normal text-ink-muted">
+          ({totals.quantity} {totals.quantity === 1 ? 'item' : 'items'})
+        </span>
+      </p>
+      <ul className="flex-1 divide-y divide-sand-200 overflow-y-auto px-4" aria-label="Items in your cart">
+        {cart.lines.map((line) => (
+          <li key={line.sku.code} className="flex gap-3 py-3" data-testid="cart-dropdown-line">
+            <img
+              src={line.product.image ?? '/favicon.svg'}
+              alt=""
+              width={64}
+              height={64}
+              loading="lazy"
+              className="h-16 w-16 shrink-0 rounded-md bg-sand-100 object-cover"
+            />
+            <div className="min-w-0 flex-1">
+              <Link to={productHref(line.product)} onClick={onClose} className="line-clamp-2 text-sm font-medium hover:underline">
+                {line.product.title}
+              </Link>
+              {line.sku.label && <p className="truncate text-xs text-ink-muted">{line.sku.label}</p>}
+              <p className="mt-1 text-xs text-ink-muted" data-testid="cart-dropdown-unit">
+                {line.quantity} x {format(lineUnitPrice(line))}
+              </p>
+            </div>
+            <p className="shrink-0 text-sm font-semibold" data-testid="cart-dropdown-subtotal">
+              {format(line.subTotal)}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <div className="border-t border-sand-200 px-4 py-3">
+        {totals.couponAmount > 0 && (
+          <p className="flex justify-between text-sm text-ink-muted">
+            <span>Coupon {cart.couponCode}</span>
+            <span>{format(-totals.couponAmount)}</span>
+          </p>
+        )}
+        <p className="flex justify-between text-base font-semibold">
+          <span>Total</span>
+          <span data-testid="cart-dropdown-total">{format(totals.total)}</span>
+        </p>
+        <div className="mt-3 grid grid-cols-2 gap-2">
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => {
+              cartActions.clear();
+              toast.success('Your cart is now empty');
+            }}
+          >
+            Clear All
+          </Button>
+          <ButtonLink to="/cart" size="sm" onClick={onClose}>
+            View Cart
+          </ButtonLink>
+        </div>
+      </div>
+    </div>
+  );
+}
