@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutDeps } from '../src/modules/checkout/checkout-deps.ts';
-import { expireStaleBookings } from '../src/modules/sales/booking-expiry.ts';
+import { orderDeps } from '../src/modules/orders/deps.ts';
+import { expireStaleBookings } from '../src/modules/orders/expire-bookings.ts';
 import { signUp, uniqueEmail, uniqueIp, uniqueMobile } from './helpers/accounts.ts';
 import { expectApiError } from './helpers/assertions.ts';
 import { ADDRESS, checkout, countRows, guestContact, plainSkus, saleRow, setStock, stockOf, type TestSku } from './helpers/checkout.ts';
@@ -239,7 +239,7 @@ describe('limits per contact and per customer', () => {
 });
 
 describe('bookings that are not paid are released', () => {
-  const deps = () => checkoutDeps(t.app);
+  const deps = () => orderDeps(t.app);
   const hoursLater = (h: number) => new Date(Date.now() + h * 3_600_000);
 
   it(`a booking with no payment proof is cancelled after ${d.bookingHours} hours and its stock comes back; COD orders and paid-proof bookings stay`, async () => {

@@ -240,6 +240,26 @@ describe('who sees an order', () => {
     expect((await t.api('/api/sales', { method: 'POST', json: {}, headers: stranger.auth })).body.list).toEqual([]);
   });
 
+  it('answers the order it placed as reading it back does, without reading it back', async () => {
+    // The sale, its lines, history and payments are answered from what the checkout wrote.
+    const seen: string[] = [];
+    const stop = t.db.observe((sql) => seen.push(sql));
+    let res: Awaited<ReturnType<typeof checkout>>;
+    try {
+      res = await checkout(t, checkoutBody([{ skuCode: skus[9].code, quantity: 1 }]));
+    } finally {
+      stop();
+    }
+    expect(res.status, res.text).toBe(201);
+    const lastWrite = seen.findLastIndex((q) => /^\s*(insert|update|delete)\b/i.test(q) && !/checkout_counts|rate_limit/i.test(q));
+    const readsAfter = seen.slice(lastWrite + 1).filter((q) => /\bfrom\s+"(sales|sale_lines|sale_status_history|payments|sale_attachments)"/i.test(q));
+    expect(readsAfter, readsAfter.join('\n')).toEqual([]);
+
+    const read = await t.api(`/api/sales?id=${res.body.saleId}`, { headers: { 'x-order-token': res.body.accessToken } });
+    expect(read.status).toBe(200);
+    expect(res.body.sale).toEqual(read.body);
+  });
+
   it("answers 404 for another customer's sale, on every sales endpoint", async () => {
     const owner = await signUp(t);
     const other = await signUp(t);

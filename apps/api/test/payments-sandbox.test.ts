@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_CHECKS_PER_ORDER } from '../src/routes/api/checkouts.ts';
-import { checkoutDeps } from '../src/modules/checkout/checkout-deps.ts';
-import { expireStalePayments } from '../src/modules/payments/payments.service.ts';
+import { orderDeps } from '../src/modules/orders/deps.ts';
+import { expireStalePayments } from '../src/modules/orders/expire-payments.ts';
 import { signUp } from './helpers/accounts.ts';
 import { expectApiError } from './helpers/assertions.ts';
 import {
@@ -216,7 +216,7 @@ describe('paying by card through the sandbox', () => {
     const { invoiceId, sku } = await cardOrder({ extra: { couponCode: 'LATECOMER' } });
     const sale = await saleRow(t.db.kysely, invoiceId);
     expect(await countRows(t.db.kysely, 'coupon_usages')).toBeGreaterThan(0);
-    const deps = checkoutDeps(t.app);
+    const deps = orderDeps(t.app);
     const hourAgo = new Date(Date.now() - deps.config.payments.sessionTtlMs - 1000).toISOString();
     await t.db.kysely.updateTable('sales').set({ updated_at: hourAgo }).where('id', '=', sale.id).execute();
     const first = await expireStalePayments(deps);

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { installationSecret } from '../lib/installation-secrets.ts';
-import { checkoutDeps } from '../modules/checkout/checkout-deps.ts';
-import { expireStalePayments } from '../modules/payments/payments.service.ts';
+import { orderDeps } from '../modules/orders/deps.ts';
+import { expireStalePayments } from '../modules/orders/expire-payments.ts';
 import type { PaymentProvider } from '../modules/payments/provider.ts';
 import { createSandboxProvider } from '../modules/payments/sandbox.provider.ts';
 import { createSslcommerzProvider } from '../modules/payments/sslcommerz.provider.ts';
-import { expireStaleBookings } from '../modules/sales/booking-expiry.ts';
+import { expireStaleBookings } from '../modules/orders/expire-bookings.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,7 +41,7 @@ export const paymentsPlugin = fp(async (app: FastifyInstance) => {
     timer = setInterval(() => {
       if (running) return;
       running = true;
-      const deps = checkoutDeps(app);
+      const deps = orderDeps(app);
       expireStalePayments(deps)
         .catch((err) => app.log.warn({ err }, 'payment housekeeping failed'))
         // Bookings hold stock until paid; past their hold they release it (docs/decisions/0022).

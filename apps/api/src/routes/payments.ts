@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { outcomePath } from '@storefront/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
-import { checkoutDeps } from '../modules/checkout/checkout-deps.ts';
-import { confirmPayment, handleNotification, settleUnpaid } from '../modules/payments/payments.service.ts';
+import { orderDeps } from '../modules/orders/deps.ts';
+import { confirmPayment } from '../modules/orders/confirm-payment.ts';
+import { handleNotification } from '../modules/orders/payment-notification.ts';
+import { settleUnpaid } from '../modules/orders/settle-unpaid.ts';
 import { sandboxMessagePage, sandboxPayPage, sandboxReturnPage } from '../modules/payments/sandbox-page.ts';
 import { completeSandboxSession, type SandboxAction, sandboxReturnFields, sandboxSession } from '../modules/payments/sandbox.provider.ts';
 import { siteSettings } from '../modules/site/site.service.ts';
@@ -12,7 +14,7 @@ import { siteSettings } from '../modules/site/site.service.ts';
 //   /payments/return/success|fail|cancel   the shopper's browser, back from the gateway
 //   /payments/ipn                          the gateway's server-to-server notification
 //   /payments/sandbox/pay                  the built-in test gateway's hosted page
-// Everything that arrives here is a claim; payments.service asks the gateway before
+// Everything that arrives here is a claim; the order's payment use cases ask the gateway before
 // believing it (docs/decisions/0017).
 
 const INVOICE = /^[A-Za-z0-9-]{6,40}$/;
@@ -56,7 +58,7 @@ export async function paymentPageRoutes(app: FastifyInstance) {
     const fields = fieldsOf(req);
     const invoiceId = INVOICE.test(fields.invoiceId ?? '') ? fields.invoiceId : INVOICE.test(fields.value_a ?? '') ? fields.value_a : null;
     if (!invoiceId) return reply.redirect('/orders', 303);
-    const deps = checkoutDeps(app, req.log);
+    const deps = orderDeps(app, req.log);
     const outcome = req.params.outcome;
     try {
       if (outcome === 'success') {
@@ -95,7 +97,7 @@ export async function paymentPageRoutes(app: FastifyInstance) {
   // ---- the gateway's notification (IPN) -----------------------------------------------------
 
   app.post('/payments/ipn', { schema: { hide: true } }, async (req) => {
-    return handleNotification(checkoutDeps(app, req.log), fieldsOf(req));
+    return handleNotification(orderDeps(app, req.log), fieldsOf(req));
   });
 
   // ---- the sandbox gateway's hosted page ------------------------------------------------------

@@ -11,15 +11,17 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';
-import { checkoutDeps } from '../../modules/checkout/checkout-deps.ts';
-import { deviceIdFrom } from '../../modules/checkout/checkout-limits.ts';
-import { newPaymentSession, placeOrder } from '../../modules/checkout/checkout.service.ts';
-import { limitProviderChecks, type ProviderCheckCaller } from '../../modules/checkout/provider-checks.ts';
-import { confirmPayment, settleUnpaid } from '../../modules/payments/payments.service.ts';
-import { mayAccess, ORDER_ACCESS_MAX_AGE_S, requestTokens, serializeAccessCookie } from '../../modules/sales/order-access.ts';
-import { paymentsOf, saleById, saleByInvoice, type SaleRow } from '../../modules/sales/sales.repository.ts';
-import { accessibleSale, fileUrl, getSale } from '../../modules/sales/sales.service.ts';
-import { saleDetail } from '../../modules/sales/sale-view.ts';
+import { orderDeps } from '../../modules/orders/deps.ts';
+import { deviceIdFrom } from '../../modules/orders/limits.ts';
+import { newPaymentSession } from '../../modules/orders/pay-again.ts';
+import { placeOrder } from '../../modules/orders/place-order.ts';
+import { limitProviderChecks, type ProviderCheckCaller } from '../../modules/orders/provider-checks.ts';
+import { confirmPayment } from '../../modules/orders/confirm-payment.ts';
+import { settleUnpaid } from '../../modules/orders/settle-unpaid.ts';
+import { mayAccess, ORDER_ACCESS_MAX_AGE_S, requestTokens, serializeAccessCookie, viewerOf } from '../../modules/orders/access.ts';
+import { paymentsOf, saleById, saleByInvoice, type SaleRow } from '../../modules/orders/repository.ts';
+import { accessibleSale, fileUrl, getSale } from '../../modules/orders/view-orders.ts';
+import { saleDetail } from '../../modules/orders/sale-view.ts';
 
 /** A client's name for one checkout request, so that sending it again cannot place a second order. */
 const ZCheckoutHeaders = z.object({
@@ -59,7 +61,7 @@ const ZPaymentState = z.object({
 
 const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 429: ZApiError, 503: ZApiError };
 
-export { PROVIDER_CHECKS_PER_ORDER } from '../../modules/checkout/provider-checks.ts';
+export { PROVIDER_CHECKS_PER_ORDER } from '../../modules/orders/provider-checks.ts';
 
 /**
  * Who asks the provider about this sale, decided before anything is counted
@@ -72,7 +74,7 @@ async function providerCheckCaller(
   req: FastifyRequest,
   tranId: string | null,
 ): Promise<ProviderCheckCaller> {
-  if (mayAccess(sale, req)) return { kind: 'owner' };
+  if (mayAccess(sale, viewerOf(req))) return { kind: 'owner' };
   if (tranId && (await paymentsOf(db, sale.id)).some((p) => p.tran_id === tranId)) return { kind: 'payer', tranId };
   return { kind: 'other', address: req.ip };
 }
@@ -92,7 +94,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const deps = checkoutDeps(app, req.log);
+      const deps = orderDeps(app, req.log);
       const placed = await placeOrder(deps, req.body, req.customerId, req.headers['idempotency-key'] ?? null, {
         address: req.ip,
         deviceId: deviceIdFrom(req.headers['x-device-id']),
@@ -109,7 +111,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
       // The caller placed this order a moment ago: it is theirs to read.
-      const sale = await saleDetail(deps.db.kysely, (await saleById(deps.db.kysely, placed.sale.id))!, fileUrl(app.config.imageHost));
+      const sale = placed.view ?? (await saleDetail(deps.db.kysely, (await saleById(deps.db.kysely, placed.sale.id))!, fileUrl(app.config.imageHost)));
       // A repeat of a checkout already placed answers that order (200), never a second one.
       if (placed.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(placed.replayed ? 200 : 201).send({
@@ -137,7 +139,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const deps = checkoutDeps(app, req.log);
+      const deps = orderDeps(app, req.log);
       const tranId = req.body?.tranId ?? req.body?.tran_id ?? null;
       const sale = await saleByInvoice(deps.db.kysely, req.query.invoiceId);
       if (!sale) throw notFound('The order');
@@ -172,7 +174,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (req) => {
-        const deps = checkoutDeps(app, req.log);
+        const deps = orderDeps(app, req.log);
         const sale = await saleByInvoice(deps.db.kysely, req.query.invoiceId);
         if (!sale) throw notFound('The order');
         const tranId = req.body?.tranId ?? req.body?.tran_id ?? null;
@@ -207,10 +209,10 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const deps = checkoutDeps(app, req.log);
-      const sale = await accessibleSale(deps, req, { invoiceId: req.query.invoiceId });
+      const deps = orderDeps(app, req.log);
+      const sale = await accessibleSale(deps, viewerOf(req), { invoiceId: req.query.invoiceId });
       const r = await newPaymentSession(deps, sale.id, req.customerId !== null ? 'customer' : 'guest');
-      return reply.status(201).send({ invoiceId: r.sale.invoice_id, paymentUrl: r.url, sale: await getSale(deps, req, { id: sale.id }) });
+      return reply.status(201).send({ invoiceId: r.sale.invoice_id, paymentUrl: r.url, sale: await getSale(deps, viewerOf(req), { id: sale.id }) });
     },
   );
 };

@@ -2,8 +2,9 @@ import { ZApiError } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 import { z } from 'zod';
-import { checkoutDeps } from '../../modules/checkout/checkout-deps.ts';
-import { accessibleSale } from '../../modules/sales/sales.service.ts';
+import { orderDeps } from '../../modules/orders/deps.ts';
+import { viewerOf } from '../../modules/orders/access.ts';
+import { accessibleSale } from '../../modules/orders/view-orders.ts';
 
 export const qrRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -27,7 +28,7 @@ export const qrRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const sale = await accessibleSale(checkoutDeps(app, req.log), req, { invoiceId: req.query.invoiceId });
+      const sale = await accessibleSale(orderDeps(app, req.log), viewerOf(req), { invoiceId: req.query.invoiceId });
       const text = `${app.config.publicUrl}/orders?invoiceId=${encodeURIComponent(sale.invoice_id)}`;
       const opts = { errorCorrectionLevel: 'M' as const, margin: 2, width: req.query.size, color: { dark: '#1d2327', light: '#ffffff' } };
       reply.header('cache-control', 'private, max-age=3600');

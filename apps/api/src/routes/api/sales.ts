@@ -2,8 +2,11 @@ import { ZApiError, ZPage, ZSale, ZSearchRequest } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../lib/errors.ts';
-import { checkoutDeps } from '../../modules/checkout/checkout-deps.ts';
-import { attachPaymentProof, cancelOwnSale, getSale, searchSales } from '../../modules/sales/sales.service.ts';
+import { orderDeps } from '../../modules/orders/deps.ts';
+import { viewerOf } from '../../modules/orders/access.ts';
+import { attachPaymentProof } from '../../modules/orders/attach-payment-proof.ts';
+import { cancelOwnSale } from '../../modules/orders/cancel-order.ts';
+import { getSale, searchSales } from '../../modules/orders/view-orders.ts';
 
 const ZSaleRef = z
   .object({
@@ -33,7 +36,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZPage(ZSale), ...errors },
       },
     },
-    async (req) => searchSales(checkoutDeps(app, req.log), req, req.body),
+    async (req) => searchSales(orderDeps(app, req.log), viewerOf(req), req.body),
   );
 
   app.get(
@@ -47,7 +50,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZSale, ...errors },
       },
     },
-    async (req) => getSale(checkoutDeps(app, req.log), req, req.query),
+    async (req) => getSale(orderDeps(app, req.log), viewerOf(req), req.query),
   );
 
   app.patch(
@@ -63,7 +66,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZSale, ...errors },
       },
     },
-    async (req) => cancelOwnSale(checkoutDeps(app, req.log), req, req.query.id, req.body?.reason),
+    async (req) => cancelOwnSale(orderDeps(app, req.log), viewerOf(req), req.query.id, req.body?.reason),
   );
 
   app.patch(
@@ -89,7 +92,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!uuid) throw badRequest('Give the uuid of the uploaded file', { fileUuid: 'Give the uuid of the uploaded file' });
       if (req.body.id === undefined && !req.body.invoiceId)
         throw badRequest('Give the id or the invoiceId of the booking', { id: 'Give the id or the invoiceId of the booking' });
-      return attachPaymentProof(checkoutDeps(app, req.log), req, { id: req.body.id, invoiceId: req.body.invoiceId }, uuid, req.body.note);
+      return attachPaymentProof(orderDeps(app, req.log), viewerOf(req), { id: req.body.id, invoiceId: req.body.invoiceId }, uuid, req.body.note);
     },
   );
 };

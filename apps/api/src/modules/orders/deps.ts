@@ -5,7 +5,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 
 /** What checkout, payments and sales need from the app; built once per request from it. */
-export interface CheckoutDeps {
+export interface OrderDeps {
   db: Db;
   payments: PaymentProvider;
   config: AppConfig;
@@ -13,6 +13,6 @@ export interface CheckoutDeps {
   log: FastifyBaseLogger;
 }
 
-export function checkoutDeps(app: FastifyInstance, log: FastifyBaseLogger = app.log): CheckoutDeps {
+export function orderDeps(app: FastifyInstance, log: FastifyBaseLogger = app.log): OrderDeps {
   return { db: app.db, payments: app.payments, config: app.config, mailer: app.mailer, log };
 }

@@ -1,11 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  canRetryPayment,
   CHECKOUT_MESSAGES,
   COUPON_CODE_PATTERN,
   COUPON_MESSAGES,
   deliveryFee,
-  formatMoney,
   mergeCheckoutItems,
   normalizeCouponCode,
   normalizeMobile,
@@ -13,24 +11,27 @@ import {
   type TCheckoutRequest,
   type TPaymentMethod,
   type TPaymentStatus,
+  type TSale,
   type TSaleStatus,
 } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
-import { addHistory, settleUnpaid } from '../payments/payments.service.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
 import { countCouponAttempt } from '../pricing/coupon.service.ts';
 import { lockCoupon, quoteCart, recordCouponUse } from '../pricing/quote.service.ts';
-import { newAccessToken } from '../sales/order-access.ts';
-import { sendOrderMail } from '../sales/order-notifications.ts';
-import * as repo from '../sales/sales.repository.ts';
-import type { PaymentRow, SaleLineRow, SaleRow } from '../sales/sales.repository.ts';
-import type { Shortage } from '../sales/stock-allocation.ts';
-import { reserveStock, saveReservations, StockConflictError } from '../sales/stock.service.ts';
-import type { CheckoutDeps } from './checkout-deps.ts';
-import { assertHoldRoom, type CheckoutClient, checkQuantities, clientKeys, countCheckout, keyOwner, lockHoldKeys, pruneCounts } from './checkout-limits.ts';
+import { newAccessToken } from './access.ts';
+import { checkCardAmount, insertNewPayment } from './card-payment.ts';
+import type { OrderDeps } from './deps.ts';
+import { addHistory } from './history.ts';
+import { assertHoldRoom, type CheckoutClient, checkQuantities, clientKeys, countCheckout, keyOwner, lockHoldKeys, pruneCounts } from './limits.ts';
+import { sendOrderMail } from './notify.ts';
+import { openPaymentSession } from './open-payment-session.ts';
+import * as repo from './repository.ts';
+import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
+import { type SaleParts, saleView } from './sale-view.ts';
+import { reserveStock, saveReservations, shortageError, StockConflictError } from './stock.ts';
+import { fileUrl } from './view-orders.ts';
 
 // POST /api/checkouts: an order (or a booking) from skus and quantities alone. The server
 // prices it with the cart's quote (the same function the cart page and the coupon apply
@@ -49,11 +50,6 @@ export function newInvoiceId(now = new Date()): string {
   let tail = '';
   for (const b of bytes) tail += INVOICE_ALPHABET[b % INVOICE_ALPHABET.length];
   return `INV-${d}-${tail}`;
-}
-
-/** Our transaction id: 25 characters (the gateway allows 30), unguessable. */
-export function newTranId(): string {
-  return `T${randomBytes(12).toString('hex').toUpperCase()}`;
 }
 
 interface Contact {
@@ -126,38 +122,16 @@ async function resolveDelivery(db: Q, body: TCheckoutRequest, customerId: number
   };
 }
 
-function checkCardAmount(provider: PaymentProvider, total: number) {
-  if (total > provider.maxAmount) {
-    throw conflict('card_limit', `Card payments are limited to ${formatMoney(provider.maxAmount)} per order. Please choose pay later or cash on delivery.`, {
-      paymentMethod: `At most ${formatMoney(provider.maxAmount)} by card`,
-    });
-  }
-  if (total < provider.minAmount) {
-    throw conflict('card_limit', `Card payments start at ${formatMoney(provider.minAmount)}. Please choose cash on delivery.`, {
-      paymentMethod: `At least ${formatMoney(provider.minAmount)} by card`,
-    });
-  }
-}
-
-function shortageError(shortages: Shortage[], itemsBySku: Map<number, { index: number; code: string; title: string }>) {
-  const fields: Record<string, string> = {};
-  const names: string[] = [];
-  for (const s of shortages) {
-    const item = itemsBySku.get(s.skuId);
-    const text = s.available <= 0 ? 'Out of stock' : `Only ${s.available} left in stock`;
-    if (item) {
-      fields[`items.${item.index}.quantity`] = text;
-      names.push(`${item.title} (${item.code}): ${s.available <= 0 ? 'out of stock' : `only ${s.available} left`}`);
-    }
-  }
-  return conflict('out_of_stock', `${CHECKOUT_MESSAGES.outOfStock}: ${names.join('; ')}`, fields);
-}
-
 /** Thrown out of the order's transaction when its idempotency key is already stored. */
 class KeyTaken extends Error {}
 
 export interface PlacedOrder {
   sale: SaleRow;
+  /**
+   * The order as the API answers it, when placing it left everything it shows in hand
+   * (the usual case); else the caller reads it (a replay, a gateway that refused).
+   */
+  view?: TSale;
   paymentUrl: string | null;
   redirectTo: string;
   accessToken: string | null;
@@ -170,7 +144,7 @@ export interface PlacedOrder {
  * when the key is new. The same key from someone else, or with another request, is
  * refused (409): a key names one request.
  */
-async function replayCheckout(deps: CheckoutDeps, key: string, owner: string, requestHash: string): Promise<PlacedOrder | null> {
+async function replayCheckout(deps: OrderDeps, key: string, owner: string, requestHash: string): Promise<PlacedOrder | null> {
   const db = deps.db.kysely;
   const row = await db.selectFrom('checkout_keys').selectAll().where('key', '=', key).executeTakeFirst();
   if (!row) return null;
@@ -200,7 +174,7 @@ async function replayCheckout(deps: CheckoutDeps, key: string, owner: string, re
 }
 
 export async function placeOrder(
-  deps: CheckoutDeps,
+  deps: OrderDeps,
   body: TCheckoutRequest,
   customerId: number | null,
   idempotencyKey: string | null = null,
@@ -238,7 +212,7 @@ export async function placeOrder(
   const access = customerId === null ? newAccessToken() : null;
   const invoiceId = newInvoiceId(now);
 
-  let placed: { sale: SaleRow; payment: PaymentRow | null; lines: SaleLineRow[] };
+  let placed: { sale: SaleRow; payment: PaymentRow | null; lines: SaleLineRow[]; history: SaleParts['history'] };
   try {
     placed = await kysely.transaction().execute(async (trx) => {
       // Lock order, the same in every transaction: the client's hold keys (and with them
@@ -348,9 +322,10 @@ export async function placeOrder(
         cod: 'Order placed; cash on delivery',
         later: 'Booking placed; items held until paid',
       }[method];
-      await addHistory(trx, sale.id, status, paymentStatus, customerId === null ? 'guest' : 'customer', placedNote, nowIso);
+      const actor = customerId === null ? 'guest' : 'customer';
+      await addHistory(trx, sale.id, status, paymentStatus, actor, placedNote, nowIso);
       const lines = await repo.linesOf(trx, [sale.id]);
-      return { sale, payment, lines };
+      return { sale, payment, lines, history: [{ status, payment_status: paymentStatus, actor, note: placedNote, created_at: nowIso }] };
     });
   } catch (err) {
     if (err instanceof StockConflictError) throw conflict('out_of_stock', CHECKOUT_MESSAGES.outOfStock);
@@ -362,178 +337,27 @@ export async function placeOrder(
   }
 
   pruneCounts(kysely);
-  const { sale, payment, lines } = placed;
+  const { sale, payment, lines, history } = placed;
+  // The answer is built from the rows this checkout wrote, not read back (a new order has
+  // no attachments yet, and its one payment row is as written but for the gateway's address).
+  const view = (payments: PaymentRow[]) => saleView(sale, { lines, history, payments, attachments: [] }, fileUrl(deps.config.imageHost));
   if (payment) {
     const opened = await openPaymentSession(deps, sale, payment, lines);
-    return { sale: opened.sale, paymentUrl: opened.url, redirectTo: opened.url ?? outcomePath('failed', sale.invoice_id), accessToken: access?.token ?? null };
+    return {
+      sale: opened.sale,
+      // A gateway that refused failed the payment: the order changed, and is read again.
+      view: opened.url ? view([payment]) : undefined,
+      paymentUrl: opened.url,
+      redirectTo: opened.url ?? outcomePath('failed', sale.invoice_id),
+      accessToken: access?.token ?? null,
+    };
   }
   await sendOrderMail(deps, sale.id, method === 'later' ? 'booked' : 'placed');
-  return { sale, paymentUrl: null, redirectTo: outcomePath(method === 'later' ? 'later' : 'success', sale.invoice_id), accessToken: access?.token ?? null };
-}
-
-/** A card payment of `amount` for the sale, not yet sent to the gateway (a fresh tran_id). */
-function insertNewPayment(trx: Transaction<Database>, deps: CheckoutDeps, saleId: number, amount: number, nowIso: string): Promise<PaymentRow> {
-  return repo.insertPayment(trx, {
-    sale_id: saleId,
-    provider: deps.payments.name,
-    tran_id: newTranId(),
-    val_id: null,
-    session_key: null,
-    gateway_url: null,
-    amount,
-    currency: 'BDT',
-    status: 'initiated',
-    risk_level: null,
-    bank_tran_id: null,
-    card_type: null,
-    raw_verification: null,
-    failure_reason: null,
-    created_at: nowIso,
-    updated_at: nowIso,
-    verified_at: null,
-  });
-}
-
-/**
- * Opens the gateway session for a payment row. When the gateway refuses or cannot be
- * reached, the payment fails at once (stock released, the order can be paid again).
- */
-export async function openPaymentSession(
-  deps: CheckoutDeps,
-  sale: SaleRow,
-  payment: PaymentRow,
-  lines: SaleLineRow[],
-): Promise<{ sale: SaleRow; url: string | null }> {
-  const base = deps.config.publicUrl;
-  const q = `?invoiceId=${encodeURIComponent(sale.invoice_id)}`;
-  const address = safeJson(sale.delivery_address);
-  const branch = address.branch as { address?: string; city?: string } | undefined;
-  const street = String(address.addressLine ?? branch?.address ?? 'Showroom pickup');
-  const city = String(address.district ?? branch?.city ?? 'Dhaka');
-  try {
-    const session = await deps.payments.initiate({
-      tranId: payment.tran_id,
-      invoiceId: sale.invoice_id,
-      amount: Number(payment.amount),
-      currency: 'BDT',
-      successUrl: `${base}/payments/return/success${q}`,
-      failUrl: `${base}/payments/return/fail${q}`,
-      cancelUrl: `${base}/payments/return/cancel${q}`,
-      ipnUrl: `${base}/payments/ipn`,
-      customer: {
-        name: sale.contact_name,
-        email: sale.contact_email,
-        phone: sale.contact_mobile,
-        address: street,
-        city,
-        postcode: '1000',
-        country: 'Bangladesh',
-      },
-      shipping: {
-        method: sale.delivery_method === 'home_delivery' ? 'YES' : 'NO',
-        name: String(address.fullName ?? sale.contact_name),
-        address: street,
-        city,
-        postcode: '1000',
-        country: 'Bangladesh',
-      },
-      productName: lines.map((l) => l.title).join(', ') || sale.invoice_id,
-      productCategory: 'Furniture',
-      numOfItems: lines.reduce((n, l) => n + l.quantity, 0),
-    });
-    const now = new Date().toISOString();
-    await deps.db.kysely
-      .updateTable('payments')
-      .set({ gateway_url: session.gatewayUrl, session_key: session.sessionKey, updated_at: now })
-      .where('id', '=', payment.id)
-      .execute();
-    return { sale, url: session.gatewayUrl };
-  } catch (err) {
-    deps.log.warn({ err, invoiceId: sale.invoice_id }, 'the payment gateway refused or could not be reached; the payment fails');
-    const settled = await settleUnpaid(deps, {
-      invoiceId: sale.invoice_id,
-      tranId: payment.tran_id,
-      outcome: 'failed',
-      actor: 'system',
-      authorised: true,
-      reason: 'The payment provider could not start the payment',
-    }).catch(() => ({ sale }));
-    return { sale: settled.sale, url: null };
-  }
-}
-
-function safeJson(text: string): Record<string, unknown> {
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
-
-/**
- * Pays an unpaid card order again (a new payment session). If its stock was released,
- * it is reserved again first; a shortage is a 409 and nothing changes.
- */
-export async function newPaymentSession(deps: CheckoutDeps, saleId: number, actor: 'customer' | 'guest'): Promise<{ sale: SaleRow; url: string }> {
-  const { kysely, dialect } = deps.db;
-  const nowIso = new Date().toISOString();
-  const known = await repo.saleById(kysely, saleId);
-  if (!known) throw new ApiError('not_found', 'The order was not found');
-  // Reserving again counts against the same unpaid holds as a new checkout
-  // (docs/decisions/0022): paying again must not be a way round them.
-  const keys = clientKeys({ address: known.client_address }, known.customer_id, { email: known.contact_email, mobile: known.contact_mobile });
-  let created: { sale: SaleRow; payment: PaymentRow; lines: SaleLineRow[] };
-  try {
-    created = await kysely.transaction().execute(async (trx) => {
-      // The client's hold keys before the sale's row: the lock order of a checkout.
-      await lockHoldKeys(trx, dialect, keys);
-      const sale = await repo.lockSale(trx, dialect, saleId);
-      if (!sale) throw new ApiError('not_found', 'The order was not found');
-      const state = {
-        kind: sale.kind as 'order' | 'booking',
-        paymentMethod: sale.payment_method as TPaymentMethod,
-        status: sale.status as TSaleStatus,
-        paymentStatus: sale.payment_status as TPaymentStatus,
-      };
-      if (!canRetryPayment(state)) throw conflict('cannot_pay', 'This order cannot be paid by card now');
-      checkCardAmount(deps.payments, Number(sale.total));
-      const lines = await repo.linesOf(trx, [sale.id]);
-      let note = 'A new payment session was opened';
-      if (sale.stock_held === 0) {
-        await assertHoldRoom(
-          trx,
-          keys,
-          lines.reduce((n, l) => n + l.quantity, 0),
-          deps.config.orders,
-          sale.id,
-        );
-        const res = await reserveStock(
-          trx,
-          dialect,
-          sale.id,
-          lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })),
-          sale.pickup_branch_id,
-          nowIso,
-        );
-        if (!res.ok) {
-          const bySku = new Map(lines.map((l, i) => [l.sku_id, { index: i, code: l.sku_code, title: l.title }]));
-          throw shortageError(res.shortages, bySku);
-        }
-        await repo.flipStockHeld(trx, sale.id, 0, nowIso);
-        note += '; items reserved again';
-      }
-      await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'Replaced by a new payment session', nowIso);
-      const payment = await insertNewPayment(trx, deps, sale.id, Number(sale.total), nowIso);
-      await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'pending_payment', payment_status: 'pending', updated_at: nowIso });
-      await addHistory(trx, sale.id, 'pending_payment', 'pending', actor, note, nowIso);
-      return { sale: (await repo.saleById(trx, sale.id))!, payment, lines };
-    });
-  } catch (err) {
-    if (err instanceof StockConflictError) throw conflict('out_of_stock', CHECKOUT_MESSAGES.outOfStock);
-    throw err;
-  }
-  const opened = await openPaymentSession(deps, created.sale, created.payment, created.lines);
-  if (!opened.url)
-    throw new ApiError('payment_provider_unavailable', 'The payment provider could not start the payment. Please try again in a moment.', undefined, 503);
-  return { sale: opened.sale, url: opened.url };
+  return {
+    sale,
+    view: view([]),
+    paymentUrl: null,
+    redirectTo: outcomePath(method === 'later' ? 'later' : 'success', sale.invoice_id),
+    accessToken: access?.token ?? null,
+  };
 }

@@ -1,7 +1,7 @@
-import type { CheckoutDeps } from '../checkout/checkout-deps.ts';
-import { cancelSale } from '../payments/payments.service.ts';
-import { sendOrderMail } from './order-notifications.ts';
-import * as repo from './sales.repository.ts';
+import type { OrderDeps } from './deps.ts';
+import { cancelSale } from './cancel-order.ts';
+import { sendOrderMail } from './notify.ts';
+import * as repo from './repository.ts';
 
 // A booking holds its stock until it is paid (docs/decisions/0022): one that neither got a
 // payment proof nor was confirmed by a person within BOOKING_HOLD_HOURS of being placed
@@ -14,7 +14,7 @@ const BATCH = 50;
 /** At most this many batches per run; the next run continues. */
 const MAX_BATCHES = 10;
 
-export async function expireStaleBookings(deps: CheckoutDeps, now = new Date()): Promise<{ released: number }> {
+export async function expireStaleBookings(deps: OrderDeps, now = new Date()): Promise<{ released: number }> {
   const nowIso = now.toISOString();
   let released = 0;
   const seen = new Set<number>();

@@ -6,7 +6,7 @@ import { lockForTransaction } from '../../db/dialect/locks.ts';
 import type { Database } from '../../db/schema.ts';
 import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
 import { ApiError, conflict, RateLimitedError } from '../../lib/errors.ts';
-import * as repo from '../sales/sales.repository.ts';
+import * as repo from './repository.ts';
 
 // What one client may place and hold (docs/decisions/0022). Orders and bookings reserve
 // stock, so without limits one anonymous client could hold the whole shop: a cap per

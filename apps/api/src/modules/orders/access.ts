@@ -54,12 +54,25 @@ export function requestTokens(request: FastifyRequest): { header: string | null;
 }
 
 /**
- * Whether this request may see this sale: its customer, or the guest holding its token.
+ * Who asks for an order: the signed-in customer, or a guest with the order-access tokens
+ * the request carries. The order's use cases take this, not the HTTP request.
+ */
+export interface OrderViewer {
+  customerId: number | null;
+  tokens: { header: string | null; cookie: Map<string, string> };
+}
+
+export function viewerOf(request: FastifyRequest): OrderViewer {
+  return { customerId: request.customerId, tokens: requestTokens(request) };
+}
+
+/**
+ * Whether this viewer may see this sale: its customer, or the guest holding its token.
  * A customer's sale is never reachable by token, and a guest's never by another
  * customer's session.
  */
-export function mayAccess(sale: { customer_id: number | null; invoice_id: string; access_token_hash: string | null }, request: FastifyRequest): boolean {
-  if (sale.customer_id !== null) return request.customerId === sale.customer_id;
-  const { header, cookie } = requestTokens(request);
+export function mayAccess(sale: { customer_id: number | null; invoice_id: string; access_token_hash: string | null }, viewer: OrderViewer): boolean {
+  if (sale.customer_id !== null) return viewer.customerId === sale.customer_id;
+  const { header, cookie } = viewer.tokens;
   return tokenMatches(header, sale.access_token_hash) || tokenMatches(cookie.get(sale.invoice_id), sale.access_token_hash);
 }

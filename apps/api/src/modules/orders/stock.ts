@@ -1,7 +1,9 @@
+import { CHECKOUT_MESSAGES } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import * as repo from './sales.repository.ts';
+import { conflict } from '../../lib/errors.ts';
+import * as repo from './repository.ts';
 import { allocateStock, mainBranch, type Shortage } from './stock-allocation.ts';
 
 // Reserving and releasing the stock of a sale, always inside the caller's transaction
@@ -72,4 +74,19 @@ export async function releaseStock(trx: Q, saleId: number, now: string): Promise
     now,
   );
   return units;
+}
+
+/** The 409 naming each short line of a checkout (by its index in the request) or of an order paid again. */
+export function shortageError(shortages: Shortage[], itemsBySku: Map<number, { index: number; code: string; title: string }>) {
+  const fields: Record<string, string> = {};
+  const names: string[] = [];
+  for (const s of shortages) {
+    const item = itemsBySku.get(s.skuId);
+    const text = s.available <= 0 ? 'Out of stock' : `Only ${s.available} left in stock`;
+    if (item) {
+      fields[`items.${item.index}.quantity`] = text;
+      names.push(`${item.title} (${item.code}): ${s.available <= 0 ? 'out of stock' : `only ${s.available} left`}`);
+    }
+  }
+  return conflict('out_of_stock', `${CHECKOUT_MESSAGES.outOfStock}: ${names.join('; ')}`, fields);
 }

@@ -1,14 +1,14 @@
-import type { CheckoutDeps } from '../checkout/checkout-deps.ts';
+import type { OrderDeps } from './deps.ts';
 import { siteSettings } from '../site/site.service.ts';
-import { type OrderMailKind, orderMail } from './order-mail.ts';
-import * as repo from './sales.repository.ts';
+import { type OrderMailKind, orderMail } from './mail.ts';
+import * as repo from './repository.ts';
 import { toSale } from './sale-view.ts';
 
 /**
  * Sends the order mail after the transaction that changed the order has committed. Mail
  * never decides an order's fate: a failure is logged and the message stays in the outbox.
  */
-export async function sendOrderMail(deps: CheckoutDeps, saleId: number, kind: OrderMailKind): Promise<void> {
+export async function sendOrderMail(deps: OrderDeps, saleId: number, kind: OrderMailKind): Promise<void> {
   try {
     const db = deps.db.kysely;
     const row = await repo.saleById(db, saleId);

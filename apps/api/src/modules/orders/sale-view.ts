@@ -10,8 +10,8 @@ import {
 } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import * as repo from './sales.repository.ts';
-import type { SaleLineRow, SaleRow } from './sales.repository.ts';
+import * as repo from './repository.ts';
+import type { SaleLineRow, SaleRow } from './repository.ts';
 
 // A sale row as the API answers it (packages/shared ZSale).
 
@@ -87,14 +87,20 @@ export function toSale(row: SaleRow, lines: SaleLineRow[]): TSale {
   };
 }
 
-/** One sale with its lines, history, payments and attachments. */
-export async function saleDetail(db: Q, row: SaleRow, fileUrl: (uuid: string, name: string | null) => string | null): Promise<TSale> {
-  const [lines, history, payments, attachments] = await Promise.all([
-    repo.linesOf(db, [row.id]),
-    repo.historyOf(db, row.id),
-    repo.paymentsOf(db, row.id),
-    repo.attachmentsOf(db, row.id),
-  ]);
+/** What a sale's full view is made of besides its row. */
+export interface SaleParts {
+  lines: SaleLineRow[];
+  history: Awaited<ReturnType<typeof repo.historyOf>>;
+  payments: Awaited<ReturnType<typeof repo.paymentsOf>>;
+  attachments: Awaited<ReturnType<typeof repo.attachmentsOf>>;
+}
+
+/** One sale with its lines, history, payments and attachments, from parts the caller holds. */
+export function saleView(
+  row: SaleRow,
+  { lines, history, payments, attachments }: SaleParts,
+  fileUrl: (uuid: string, name: string | null) => string | null,
+): TSale {
   return {
     ...toSale(row, lines),
     history: history.map((h) => ({
@@ -124,6 +130,17 @@ export async function saleDetail(db: Q, row: SaleRow, fileUrl: (uuid: string, na
       createdAt: a.created_at,
     })),
   };
+}
+
+/** One sale with its lines, history, payments and attachments, read in one round of queries. */
+export async function saleDetail(db: Q, row: SaleRow, fileUrl: (uuid: string, name: string | null) => string | null): Promise<TSale> {
+  const [lines, history, payments, attachments] = await Promise.all([
+    repo.linesOf(db, [row.id]),
+    repo.historyOf(db, row.id),
+    repo.paymentsOf(db, row.id),
+    repo.attachmentsOf(db, row.id),
+  ]);
+  return saleView(row, { lines, history, payments, attachments }, fileUrl);
 }
 
 /** Many sales with their lines, in two queries. */

@@ -1,0 +1,148 @@
+import type { TPaymentStatus, TSaleStatus } from '@storefront/shared';
+import { ApiError, conflict, notFound } from '../../lib/errors.ts';
+import { type GatewayTransaction, ProviderError, VERIFIED_STATUSES } from '../payments/provider.ts';
+import type { OrderDeps } from './deps.ts';
+import { type Actor, addHistory, PAID_STATES, type PaymentOutcome } from './history.ts';
+import { sendOrderMail } from './notify.ts';
+import * as repo from './repository.ts';
+import { reserveStock } from './stock.ts';
+
+// What happens to an order when its payment succeeds, fails, is cancelled or runs out of
+// time (docs/decisions/0017). Rules:
+// - an order is paid only when the gateway itself has confirmed the payment (validation
+//   API by val_id, or transaction query by our tran_id) and tran_id, amount and currency
+//   match the order; what a browser or a notification claims is only a hint;
+// - every transition is guarded by a conditional update, so repeating a confirmation, a
+//   notification or a cancellation changes nothing the second time;
+// - failure, cancellation and expiry release the stock but never touch a paid order, and
+//   before releasing, the gateway is asked whether the money arrived after all.
+
+const OPEN_OR_CLOSED_UNPAID = ['initiated', 'failed', 'cancelled', 'expired'] as const;
+
+export const providerUnavailable = () =>
+  new ApiError('payment_provider_unavailable', 'We could not reach the payment provider to check this payment. Please try again in a moment.', undefined, 503);
+
+/**
+ * PATCH /api/checkouts/confirm, the success return and a VALID notification all end here.
+ * With a val_id the validation API is asked; without one, the transaction query for the
+ * order's own tran_ids. Throws 409 when the gateway does not confirm a matching payment.
+ */
+export async function confirmPayment(
+  deps: OrderDeps,
+  input: { invoiceId: string; valId?: string | null; tranId?: string | null; actor: Actor },
+): Promise<PaymentOutcome> {
+  const db = deps.db.kysely;
+  const sale = await repo.saleByInvoice(db, input.invoiceId);
+  if (!sale) throw notFound('The order');
+  if (sale.payment_method !== 'card') throw conflict('not_a_card_order', 'This order is not paid by card');
+  const payments = await repo.paymentsOf(db, sale.id);
+
+  let tx: GatewayTransaction | null = null;
+  try {
+    if (input.valId) {
+      tx = await deps.payments.validate(input.valId);
+    } else {
+      const candidates = (input.tranId ? payments.filter((p) => p.tran_id === input.tranId) : payments).slice().reverse();
+      for (const p of candidates) {
+        tx = (await deps.payments.queryByTranId(p.tran_id)).find((t) => VERIFIED_STATUSES.has(t.status) && t.tranId === p.tran_id) ?? null;
+        if (tx) break;
+      }
+    }
+  } catch (err) {
+    if (err instanceof ProviderError) throw providerUnavailable();
+    throw err;
+  }
+
+  if (!tx || !VERIFIED_STATUSES.has(tx.status)) {
+    // A confirmation after the notification already did the work is not an error.
+    if (PAID_STATES.includes(sale.payment_status) && !input.valId) return { sale, changed: false };
+    throw conflict('payment_not_verified', 'The payment provider has not confirmed a payment for this order');
+  }
+  const payment = payments.find((p) => p.tran_id === tx.tranId);
+  if (!payment) {
+    deps.log.warn({ invoiceId: sale.invoice_id, tranId: tx.tranId }, 'refused a payment confirmation: the transaction belongs to another order');
+    throw conflict('payment_mismatch', 'This payment does not belong to this order');
+  }
+  if (tx.amount === null || tx.amount !== Number(payment.amount) || tx.amount !== Number(sale.total) || tx.currency !== 'BDT') {
+    deps.log.warn(
+      { invoiceId: sale.invoice_id, paid: tx.amount, currency: tx.currency, total: sale.total },
+      'refused a payment confirmation: amount or currency differs',
+    );
+    throw conflict('payment_mismatch', 'The amount or currency paid does not match the order');
+  }
+  if (tx.valId) {
+    const other = await repo.paymentByValId(db, tx.valId);
+    if (other && other.id !== payment.id) throw conflict('payment_mismatch', 'This payment was already used for another order');
+  }
+  return applyVerifiedPayment(deps, sale.id, payment.id, tx, input.actor);
+}
+
+/** Records a payment the gateway confirmed, once. */
+async function applyVerifiedPayment(deps: OrderDeps, saleId: number, paymentId: number, tx: GatewayTransaction, actor: Actor): Promise<PaymentOutcome> {
+  const { kysely, dialect } = deps.db;
+  const now = new Date().toISOString();
+  let mail: 'paid' | 'held' | null = null;
+  const outcome = await kysely.transaction().execute(async (trx): Promise<PaymentOutcome> => {
+    const sale = (await repo.lockSale(trx, dialect, saleId))!;
+    const review = tx.riskLevel === 1;
+    const applied = await repo.transitionPayment(trx, paymentId, OPEN_OR_CLOSED_UNPAID, {
+      status: review ? 'review' : 'valid',
+      val_id: tx.valId,
+      risk_level: tx.riskLevel,
+      bank_tran_id: tx.bankTranId,
+      card_type: tx.cardType,
+      raw_verification: JSON.stringify(tx.raw).slice(0, 8000),
+      verified_at: now,
+      updated_at: now,
+    });
+    // Already recorded (a replayed notification, a second confirm): nothing to do.
+    if (!applied) return { sale, changed: false };
+
+    if (PAID_STATES.includes(sale.payment_status)) {
+      await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'on_hold', updated_at: now });
+      await addHistory(
+        trx,
+        sale.id,
+        'on_hold',
+        sale.payment_status,
+        actor,
+        'A second payment arrived for an order that was already paid: refund one of them',
+        now,
+      );
+      return { sale: (await repo.saleById(trx, sale.id))!, changed: true };
+    }
+
+    const notes: string[] = [
+      review ? 'Payment received; the provider rates it high risk, so the order is held for review' : 'Payment received and verified with the provider',
+    ];
+    let hold = review;
+    if (sale.status === 'cancelled') {
+      hold = true;
+      notes.push('the order had been cancelled before the payment arrived: restore it or refund the payment');
+    } else if (sale.stock_held === 0) {
+      // The stock went back when the payment looked failed; take it again if it is there.
+      const lines = await repo.linesOf(trx, [sale.id]);
+      const res = await reserveStock(
+        trx,
+        dialect,
+        sale.id,
+        lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })),
+        sale.pickup_branch_id,
+        now,
+      );
+      if (res.ok) await repo.flipStockHeld(trx, sale.id, 0, now);
+      else {
+        hold = true;
+        notes.push('the items were released before the payment arrived and are no longer in stock: restock or refund');
+      }
+    }
+    const status: TSaleStatus = hold ? 'on_hold' : 'confirmed';
+    const paymentStatus: TPaymentStatus = review ? 'review' : 'paid';
+    await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status, payment_status: paymentStatus, paid_at: now, updated_at: now });
+    await addHistory(trx, sale.id, status, paymentStatus, actor, notes.join('; '), now);
+    mail = hold ? 'held' : 'paid';
+    return { sale: (await repo.saleById(trx, sale.id))!, changed: true };
+  });
+  if (mail) await sendOrderMail(deps, outcome.sale.id, mail);
+  return outcome;
+}

@@ -1,0 +1,78 @@
+import { CHECKOUT_MESSAGES, canRetryPayment, type TPaymentMethod, type TPaymentStatus, type TSaleStatus } from '@storefront/shared';
+import { ApiError, conflict } from '../../lib/errors.ts';
+import { checkCardAmount, insertNewPayment } from './card-payment.ts';
+import type { OrderDeps } from './deps.ts';
+import { addHistory } from './history.ts';
+import { assertHoldRoom, clientKeys, lockHoldKeys } from './limits.ts';
+import { openPaymentSession } from './open-payment-session.ts';
+import * as repo from './repository.ts';
+import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
+import { reserveStock, shortageError, StockConflictError } from './stock.ts';
+
+/**
+ * Pays an unpaid card order again (a new payment session). If its stock was released,
+ * it is reserved again first; a shortage is a 409 and nothing changes.
+ */
+export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 'customer' | 'guest'): Promise<{ sale: SaleRow; url: string }> {
+  const { kysely, dialect } = deps.db;
+  const nowIso = new Date().toISOString();
+  const known = await repo.saleById(kysely, saleId);
+  if (!known) throw new ApiError('not_found', 'The order was not found');
+  // Reserving again counts against the same unpaid holds as a new checkout
+  // (docs/decisions/0022): paying again must not be a way round them.
+  const keys = clientKeys({ address: known.client_address }, known.customer_id, { email: known.contact_email, mobile: known.contact_mobile });
+  let created: { sale: SaleRow; payment: PaymentRow; lines: SaleLineRow[] };
+  try {
+    created = await kysely.transaction().execute(async (trx) => {
+      // The client's hold keys before the sale's row: the lock order of a checkout.
+      await lockHoldKeys(trx, dialect, keys);
+      const sale = await repo.lockSale(trx, dialect, saleId);
+      if (!sale) throw new ApiError('not_found', 'The order was not found');
+      const state = {
+        kind: sale.kind as 'order' | 'booking',
+        paymentMethod: sale.payment_method as TPaymentMethod,
+        status: sale.status as TSaleStatus,
+        paymentStatus: sale.payment_status as TPaymentStatus,
+      };
+      if (!canRetryPayment(state)) throw conflict('cannot_pay', 'This order cannot be paid by card now');
+      checkCardAmount(deps.payments, Number(sale.total));
+      const lines = await repo.linesOf(trx, [sale.id]);
+      let note = 'A new payment session was opened';
+      if (sale.stock_held === 0) {
+        await assertHoldRoom(
+          trx,
+          keys,
+          lines.reduce((n, l) => n + l.quantity, 0),
+          deps.config.orders,
+          sale.id,
+        );
+        const res = await reserveStock(
+          trx,
+          dialect,
+          sale.id,
+          lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })),
+          sale.pickup_branch_id,
+          nowIso,
+        );
+        if (!res.ok) {
+          const bySku = new Map(lines.map((l, i) => [l.sku_id, { index: i, code: l.sku_code, title: l.title }]));
+          throw shortageError(res.shortages, bySku);
+        }
+        await repo.flipStockHeld(trx, sale.id, 0, nowIso);
+        note += '; items reserved again';
+      }
+      await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'Replaced by a new payment session', nowIso);
+      const payment = await insertNewPayment(trx, deps, sale.id, Number(sale.total), nowIso);
+      await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'pending_payment', payment_status: 'pending', updated_at: nowIso });
+      await addHistory(trx, sale.id, 'pending_payment', 'pending', actor, note, nowIso);
+      return { sale: (await repo.saleById(trx, sale.id))!, payment, lines };
+    });
+  } catch (err) {
+    if (err instanceof StockConflictError) throw conflict('out_of_stock', CHECKOUT_MESSAGES.outOfStock);
+    throw err;
+  }
+  const opened = await openPaymentSession(deps, created.sale, created.payment, created.lines);
+  if (!opened.url)
+    throw new ApiError('payment_provider_unavailable', 'The payment provider could not start the payment. Please try again in a moment.', undefined, 503);
+  return { sale: opened.sale, url: opened.url };
+}
