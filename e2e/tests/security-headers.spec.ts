@@ -1,5 +1,5 @@
 import { expect, type Response, test } from '@playwright/test';
-import { accountReady, newShopper, signUpByApi } from '../fixtures/accounts.ts';
+import { API_KEY, accountReady, newShopper, signUpByApi } from '../fixtures/accounts.ts';
 import { skipHomePopups } from '../fixtures/popups.ts';
 
 // The pages' security headers, in the browser: each page answer carries a
@@ -64,6 +64,41 @@ test.describe('security headers of the pages', () => {
       expect(violations).toEqual([]);
     });
   }
+
+  test("a shopper's browser gets pages streamed: the first screen, then what is below it, every script with the nonce", async ({ browser, baseURL }) => {
+    // Chromium's headless user agent counts as a crawler, which gets whole pages: a
+    // desktop Chrome's gets the stream, with the deferred listings sent after the rest.
+    const context = await browser.newContext({
+      baseURL,
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    });
+    const page = await context.newPage();
+    await skipHomePopups(page);
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to (execute|load|apply|connect|frame)/i.test(m.text())) violations.push(m.text());
+    });
+    const related = await page.request.post('/api/v2/items/indices', { headers: { 'x-api-key': API_KEY }, data: { page: 1, size: 1 } });
+    const productId = ((await related.json()) as { list: { id: number }[] }).list[0].id;
+    for (const [path, heading] of [
+      ['/', 'New arrivals'],
+      [`/details?id=${productId}`, 'You may also like'],
+    ] as const) {
+      const response = await page.goto(path);
+      const nonce = await expectPageHeaders(response, path);
+      const html = await response!.text();
+      // The placeholder went out first; the section came after it in the same answer.
+      expect(html.indexOf('aria-busy="true"'), path).toBeGreaterThan(0);
+      expect(html.indexOf(heading), path).toBeGreaterThan(html.indexOf('aria-busy="true"'));
+      // Every script that runs carries the nonce (a JSON-LD data block is not run).
+      const tags = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((t) => !t.includes('application/ld+json'));
+      for (const tag of tags) expect(tag, `${tag} on ${path}`).toContain(`nonce="${nonce}"`);
+      await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    }
+    expect(violations).toEqual([]);
+    await context.close();
+  });
 
   test('a new nonce for every answer', async ({ request }) => {
     const a = directives((await request.get('/about')).headers()['content-security-policy']).get('script-src');

@@ -45,3 +45,17 @@ export async function pageRead<T>(read: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/**
+ * A read a page does not wait for (decision 0029): what is below the first screen (a
+ * product page's related items, home's listings) streams in after the page's first bytes.
+ * It starts on the next turn of the event loop, so that even a synchronous database
+ * (SQLite) lets the first screen render first. A failed read gives `fallback` (the section
+ * is left out) and is logged: it never fails a page that is already on its way.
+ */
+export function later<T>(read: () => Promise<T>, fallback: T): Promise<T> {
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(read).catch((err) => {
+    console.error('A deferred read of a page failed', err);
+    return fallback;
+  });
+}

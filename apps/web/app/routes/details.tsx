@@ -5,12 +5,12 @@ import { WishlistToggle } from '../components/account/wishlist-toggle.tsx';
 import { AddToCartButton } from '../components/cart/add-to-cart.tsx';
 import { CubeIcon, TickIcon } from '../components/catalogue/catalogue-icons.tsx';
 import { Price } from '../components/catalogue/price.tsx';
-import { ProductGrid } from '../components/catalogue/product-card.tsx';
+import { DeferredProducts, ProductGrid, ProductGridSkeleton } from '../components/catalogue/product-card.tsx';
 import { ProductGallery } from '../components/catalogue/product-gallery.tsx';
 import { SkuPicker } from '../components/catalogue/sku-picker.tsx';
 import { StockSummary, StockTable } from '../components/catalogue/stock-table.tsx';
 import { RichText } from '../components/content/rich-text.tsx';
-import { pageRead } from '../lib/api.server.ts';
+import { later, pageRead } from '../lib/api.server.ts';
 import { pageMeta, settingsFrom } from '../lib/seo.ts';
 import { brandName } from '../lib/site.ts';
 import type { Route } from './+types/details';
@@ -27,8 +27,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   else if (url.searchParams.get('slug')) by = { slug: url.searchParams.get('slug')! };
   else throw data({ message: 'Choose a product to see its page: /details?id=…' }, { status: 404 });
 
-  const { item, content, bullets, articles, variants, stock, branches, related, attachments, helpTexts } = await pageRead(() =>
-    context.reads.productPage(by, 8),
+  const { item, content, bullets, articles, variants, stock, branches, attachments, helpTexts } = await pageRead(() => context.reads.productPage(by, 0));
+  // Below the first screen: streamed after it (docs/decisions/0029).
+  const related = later(
+    () => context.reads.linkedItems({ page: 1, size: 8, textParams: [{ field: 'itemId', value: item.id, matchType: 'EXACT' }] }).then((p) => p.list),
+    [],
   );
   return {
     item,
@@ -294,14 +297,23 @@ export default function Details({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
-      {related.length > 0 && (
-        <section aria-labelledby="related-heading" className="mt-14">
-          <h2 id="related-heading" className="text-xl font-semibold">
-            You may also like
-          </h2>
-          <ProductGrid products={related.slice(0, 8)} className="mt-4" />
-        </section>
-      )}
+      <DeferredProducts
+        products={related}
+        placeholder={
+          <div className="mt-14" aria-busy="true">
+            <div className="h-7 w-48 rounded bg-sand-100" />
+            <ProductGridSkeleton count={4} className="mt-4" />
+          </div>
+        }
+        render={(list) => (
+          <section aria-labelledby="related-heading" className="mt-14">
+            <h2 id="related-heading" className="text-xl font-semibold">
+              You may also like
+            </h2>
+            <ProductGrid products={list.slice(0, 8)} className="mt-4" />
+          </section>
+        )}
+      />
     </div>
   );
 }

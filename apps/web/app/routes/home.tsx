@@ -3,8 +3,9 @@ import { Link, useRouteLoaderData } from 'react-router';
 import { TickIcon } from '../components/catalogue/catalogue-icons.tsx';
 import type { MenuCategory } from '../components/catalogue/category-tree.ts';
 import { HeroCarousel } from '../components/catalogue/hero-carousel.tsx';
-import { ProductGrid } from '../components/catalogue/product-card.tsx';
+import { DeferredProducts, ProductGrid, ProductGridSkeleton } from '../components/catalogue/product-card.tsx';
 import { ArrowRightIcon } from '../components/ui/icons.tsx';
+import { later } from '../lib/api.server.ts';
 import { pageMeta, settingsFrom } from '../lib/seo.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/home';
@@ -21,18 +22,15 @@ const listing = (filter: string) => ({
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { reads } = context;
-  const [{ slides, bullets, articles }, newArrivals, onSale] = await Promise.all([
-    reads.homeContent(20),
-    reads.searchItems(listing('newArrival'), 'listing'),
-    reads.searchItems(listing('onSale'), 'listing'),
-  ]);
+  const { slides, bullets, articles } = await reads.homeContent(20);
   return {
     slides,
     bullets,
     // Guides aimed at categories belong on product pages; the journal shows the general ones.
     articles: articles.filter((a) => !Array.isArray(a.fields.categories)).slice(0, 4),
-    newArrivals: newArrivals.list,
-    onSale: onSale.list,
+    // The listings are below the first screen: streamed after it (docs/decisions/0029).
+    newArrivals: later(() => reads.searchItems(listing('newArrival'), 'listing').then((r) => r.list), []),
+    onSale: later(() => reads.searchItems(listing('onSale'), 'listing').then((r) => r.list), []),
     canonical: `${context.publicUrl}/`,
   };
 }
@@ -47,6 +45,16 @@ export function meta({ data, matches }: Route.MetaArgs) {
     canonical: data.canonical,
     image: data.slides[0]?.image,
   });
+}
+
+/** A listing section's place while it streams in: its heading's height and a row of cards. */
+function SectionPlaceholder() {
+  return (
+    <div className="container-page pt-14" aria-busy="true">
+      <div className="h-8 w-56 rounded bg-sand-100" />
+      <ProductGridSkeleton count={4} className="mt-5" />
+    </div>
+  );
 }
 
 function SectionHeading({ id, title, to, more }: { id: string; title: string; to: string; more: string }) {
@@ -116,19 +124,27 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </section>
       )}
 
-      {newArrivals.length > 0 && (
-        <section className="container-page pt-14" aria-labelledby="new-heading">
-          <SectionHeading id="new-heading" title="New arrivals" to="/new-arrival" more="See all new arrivals" />
-          <ProductGrid products={newArrivals} className="mt-5" />
-        </section>
-      )}
+      <DeferredProducts
+        products={newArrivals}
+        placeholder={<SectionPlaceholder />}
+        render={(list) => (
+          <section className="container-page pt-14" aria-labelledby="new-heading">
+            <SectionHeading id="new-heading" title="New arrivals" to="/new-arrival" more="See all new arrivals" />
+            <ProductGrid products={list} className="mt-5" />
+          </section>
+        )}
+      />
 
-      {onSale.length > 0 && (
-        <section className="container-page pt-14" aria-labelledby="sale-heading">
-          <SectionHeading id="sale-heading" title="On sale now" to="/sales" more="See all offers" />
-          <ProductGrid products={onSale} className="mt-5" />
-        </section>
-      )}
+      <DeferredProducts
+        products={onSale}
+        placeholder={<SectionPlaceholder />}
+        render={(list) => (
+          <section className="container-page pt-14" aria-labelledby="sale-heading">
+            <SectionHeading id="sale-heading" title="On sale now" to="/sales" more="See all offers" />
+            <ProductGrid products={list} className="mt-5" />
+          </section>
+        )}
+      />
 
       {articles.length > 0 && (
         <section className="container-page py-14" aria-labelledby="journal-heading">

@@ -247,7 +247,8 @@ export async function productPage(db: Db, by: { id?: number; slug?: string; code
     repo.cmsOfType(db, ['bullet', 'article', 'attr-text']),
     repo.stockQuery(db).where('stock.itemId', '=', item.id).orderBy('stock.rowKey').limit(2000).execute(),
     branchList(db),
-    relatedItems(db, item.id, 1, related.size),
+    // A page that streams its related items reads them apart (size 0 here).
+    related.size > 0 ? relatedItems(db, item.id, 1, related.size) : null,
   ]);
   const content = cms.map(toContentItem);
   const slugs = item.categories.map((c) => c.slug);
@@ -268,7 +269,7 @@ export async function productPage(db: Db, by: { id?: number; slug?: string; code
     variants: variantImagesOf(item),
     stock: stock.map(toStockRow),
     branches,
-    related: await toCards(db, rows),
+    related: rows.length ? await toCards(db, rows) : [],
     attachments: item.modelUrl ? [modelAttachment(item.id, item.title, item.modelUrl)] : [],
     helpTexts: content.filter((c) => c.type === 'attr-text'),
   };

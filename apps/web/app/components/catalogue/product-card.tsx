@@ -1,5 +1,6 @@
 import { productPath, type TProductCard } from '@storefront/shared';
-import { Link } from 'react-router';
+import { type ReactNode, Suspense } from 'react';
+import { Await, Link } from 'react-router';
 import { WishlistToggle } from '../account/wishlist-toggle.tsx';
 import { AddToCartButton } from '../cart/add-to-cart.tsx';
 import { Price } from './price.tsx';
@@ -87,5 +88,48 @@ export function ProductGrid({ products, eagerCount = 0, className = '' }: { prod
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Placeholders in the shape of product cards, holding the grid's place while it streams in. */
+export function ProductGridSkeleton({ count, className = '' }: { count: number; className?: string }) {
+  return (
+    <ul className={`grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4 ${className}`} aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart.
+        <li key={i} className="flex flex-col overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]">
+          <div className="aspect-[4/3] w-full animate-pulse bg-sand-100" />
+          <div className="flex flex-col gap-2 p-4">
+            <div className="h-3 w-1/3 rounded bg-sand-100" />
+            <div className="h-4 w-4/5 rounded bg-sand-100" />
+            <div className="mt-4 h-5 w-1/2 rounded bg-sand-100" />
+            <div className="mt-2 h-9 w-full rounded bg-sand-100" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * A section of products that streams in after the first screen (a loader's deferred
+ * read): the placeholder holds its place, and `render` draws the section once the list
+ * is there (nothing when it is empty).
+ */
+export function DeferredProducts({
+  products,
+  placeholder,
+  render,
+}: {
+  products: Promise<TProductCard[]> | TProductCard[];
+  placeholder: ReactNode;
+  render(list: TProductCard[]): ReactNode;
+}) {
+  return (
+    <Suspense fallback={placeholder}>
+      <Await resolve={products} errorElement={null}>
+        {(list) => (list.length > 0 ? render(list) : null)}
+      </Await>
+    </Suspense>
   );
 }
