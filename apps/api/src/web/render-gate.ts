@@ -5,6 +5,14 @@
 // first served) for at most `waitMs`, and refuses the rest at once: the caller answers 503
 // with Retry-After, which a browser, a crawler or a load balancer knows how to handle. A
 // waiting render whose client has gone is dropped without being started.
+//
+// A turn is handed over on the next turn of the event loop (setImmediate), never in the
+// same one: with a synchronous database (SQLite) a whole search or render runs without
+// yielding, so a turn granted at once would run to its end before the requests that
+// arrived meanwhile were even read, and the gate would only ever see one at a time: no
+// request refused, latency growing without bound. Deferred, everything that arrived in one
+// pass of the event loop reaches the gate first; and a waiter granted a turn after waiting
+// longer than `waitMs` (its timer could not fire while the thread was busy) is refused.
 
 export interface RenderGateOptions {
   /** Renders that run at once. */
@@ -20,6 +28,7 @@ export type Admission = { ok: true; release: () => void } | { ok: false; reason:
 interface Waiter {
   grant: (a: Admission) => void;
   timer: NodeJS.Timeout;
+  since: number;
   signal: AbortSignal;
   onAbort: () => void;
 }
@@ -43,7 +52,10 @@ export class RenderGate {
   /** Waits for a turn: `release()` must be called when the render is done (ok), else the answer is a refusal. */
   admit(signal: AbortSignal): Promise<Admission> {
     if (signal.aborted) return Promise.resolve({ ok: false, reason: 'gone' });
-    if (this.running < this.opts.concurrency) return Promise.resolve(this.start());
+    if (this.running < this.opts.concurrency) {
+      const turn = this.start();
+      return new Promise((resolve) => setImmediate(() => resolve(turn)));
+    }
     if (this.waiting.length >= this.opts.queue) {
       this.refused++;
       return Promise.resolve({ ok: false, reason: 'full' });
@@ -51,6 +63,7 @@ export class RenderGate {
     return new Promise<Admission>((resolve) => {
       const waiter: Waiter = {
         grant: resolve,
+        since: Date.now(),
         signal,
         timer: setTimeout(() => {
           this.drop(waiter);
@@ -90,7 +103,13 @@ export class RenderGate {
         w.grant({ ok: false, reason: 'gone' });
         continue;
       }
-      w.grant(this.start());
+      if (Date.now() - w.since > this.opts.waitMs) {
+        this.refused++;
+        w.grant({ ok: false, reason: 'timeout' });
+        continue;
+      }
+      const turn = this.start();
+      setImmediate(() => w.grant(turn));
     }
   }
 
