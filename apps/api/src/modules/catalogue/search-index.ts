@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { refreshFullTextIndex } from '../../db/dialect/full-text.ts';
 import { lockForTransaction } from '../../db/dialect/locks.ts';
+import { refreshPlannerStats } from '../../db/dialect/planner-stats.ts';
 import type { Database, ProductSearchTable } from '../../db/schema.ts';
 import { validDiscounts } from '../pricing/pricing.service.ts';
 
@@ -52,6 +53,12 @@ export async function storedSignature(db: Kysely<Database>): Promise<string | nu
 
 /** Rewrites the read side in one transaction: readers see the old index until it commits. */
 export async function rebuildSearchIndex(db: Kysely<Database>, dialect: Dialect, now = new Date()): Promise<{ products: number; signature: string }> {
+  const built = await writeSearchIndex(db, dialect, now);
+  await refreshPlannerStats(db, dialect);
+  return built;
+}
+
+async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Date): Promise<{ products: number; signature: string }> {
   return db.transaction().execute(async (trx) => {
     await lockForTransaction(trx, dialect, INDEX_LOCK);
     const { discounts, signature } = await discountsInForce(trx, now);
