@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { refreshPlannerStats } from '../db/dialect/planner-stats.ts';
 import { ReadCache } from '../lib/read-cache.ts';
 import { RenderGate } from '../web/render-gate.ts';
 import { discountsInForce, rebuildSearchIndex, searchIndexIsCurrent, storedSignature } from '../modules/catalogue/search-index.ts';
@@ -61,7 +62,11 @@ export const cataloguePlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onReady', async () => {
     const [current, stored, { signature }] = await Promise.all([searchIndexIsCurrent(db), storedSignature(db), discountsInForce(db)]);
     if (!current || stored !== signature) await app.reindexCatalogue();
-    else seen = stored;
+    else {
+      seen = stored;
+      // A database written by the seed CLI or an older version may have no statistics yet.
+      await refreshPlannerStats(db, app.db.dialect);
+    }
     timer = setInterval(() => {
       app.checkCatalogueDiscounts().catch((err) => app.log.warn({ err }, 'could not check the discounts in force'));
     }, DISCOUNT_CHECK_MS);
