@@ -82,14 +82,31 @@ export const scenarios: Scenario[] = [
 // after the first (docs/decisions/0007); to measure every request computed, run with
 // READ_CACHE_MS=0 in the environment.
 
+/**
+ * A setup request of a scenario. A 503 (the server still shedding the previous scenario's
+ * load) is asked again after its Retry-After, a few times, rather than failing the scenario.
+ */
+async function setupFetch(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, init);
+    if (res.status !== 503 || attempt >= 10) return res;
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 1000 * Math.min(5, Number(res.headers.get('retry-after')) || 1)));
+  }
+}
+
 async function apiGet<T>(baseUrl: string, path: string): Promise<T> {
-  const res = await fetch(baseUrl + path, { headers: headersFor(path) });
+  const res = await setupFetch(baseUrl + path, { headers: headersFor(path) });
   if (!res.ok) throw new Error(`${path} answered ${res.status}`);
   return (await res.json()) as T;
 }
 
 async function apiPost<T>(baseUrl: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(baseUrl + path, { method: 'POST', headers: { ...headersFor(path), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await setupFetch(baseUrl + path, {
+    method: 'POST',
+    headers: { ...headersFor(path), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path} answered ${res.status}`);
   return (await res.json()) as T;
 }

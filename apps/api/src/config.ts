@@ -48,14 +48,14 @@ export interface AppConfig {
   shellCacheMs: number;
   /**
    * Overload shedding of server renders (docs/decisions/0029): at most `concurrency` run at
-   * once (RENDER_CONCURRENCY, default 16), `queue` more wait for a turn (RENDER_QUEUE,
+   * once (RENDER_CONCURRENCY, default 4), `queue` more wait for a turn (RENDER_QUEUE,
    * default 64) for at most `waitMs` (RENDER_WAIT_MS, default 2000); others get 503 with
    * Retry-After at once.
    */
   renders: { concurrency: number; queue: number; waitMs: number };
   /**
    * The same for computing catalogue searches and listings through the API, which cost more
-   * than a render at 100k products: SEARCH_CONCURRENCY (default 4), SEARCH_QUEUE (16),
+   * than a render at 100k products: SEARCH_CONCURRENCY (default 4), SEARCH_QUEUE (256),
    * SEARCH_WAIT_MS (1000).
    */
   searches: { concurrency: number; queue: number; waitMs: number };
@@ -168,13 +168,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     readCacheMs: Math.max(0, Number(env.READ_CACHE_MS ?? 30_000) || 0),
     shellCacheMs: Math.max(0, Number(env.SHELL_CACHE_MS ?? 5_000) || 0),
     renders: {
-      concurrency: Math.max(1, Math.floor(Number(env.RENDER_CONCURRENCY ?? 16)) || 16),
+      concurrency: Math.max(1, Math.floor(Number(env.RENDER_CONCURRENCY ?? 4)) || 4),
       queue: Math.max(0, Math.floor(Number(env.RENDER_QUEUE ?? 64)) || 0),
       waitMs: Math.max(1, Number(env.RENDER_WAIT_MS ?? 2_000) || 2_000),
     },
     searches: {
       concurrency: Math.max(1, Math.floor(Number(env.SEARCH_CONCURRENCY ?? 4)) || 4),
-      queue: Math.max(0, Math.floor(Number(env.SEARCH_QUEUE ?? 16)) || 0),
+      queue: Math.max(0, Math.floor(Number(env.SEARCH_QUEUE ?? 256)) || 0),
       waitMs: Math.max(1, Number(env.SEARCH_WAIT_MS ?? 1_000) || 1_000),
     },
     pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 5_000) || 0),
