@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -19,6 +20,10 @@ const externalPackages: Plugin = {
     b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@storefront/') ? undefined : { path: args.path, external: true }));
   },
 };
+
+// Chunks are named by their content: without emptying the folder, every build would leave
+// the previous build's chunks beside the new ones.
+fs.rmSync(path.join(here, 'dist'), { recursive: true, force: true });
 
 await build({
   entryPoints: {
