@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import puppeteer, { type CDPSession } from 'puppeteer-core';
+import { CHROME_PATH, CHROMIUM_ARGS } from './lib/chromium.ts';
 import { REPO_ROOT, startShop } from './lib/server.ts';
 import { formatTable } from './lib/table.ts';
 
@@ -29,7 +30,7 @@ const { values } = parseArgs({
   },
 });
 const budget = Number(values['budget-kib']) * 1024;
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const chromePath = CHROME_PATH;
 const buildDir = path.resolve(REPO_ROOT, process.env.WEB_BUILD_DIR ?? 'apps/web/build');
 const API_KEY = process.env.STOREFRONT_API_KEY ?? 'storefront-web';
 
@@ -47,15 +48,7 @@ const server = await startShop({
 const browser = await puppeteer.launch({
   executablePath: chromePath,
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: CHROMIUM_ARGS,
 });
 
 interface Row {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { CHROME_PATH, CHROMIUM_ARGS } from './lib/chromium.ts';
 import { REPO_ROOT, startShop } from './lib/server.ts';
 import { formatTable } from './lib/table.ts';
 
@@ -30,7 +31,7 @@ const { values } = parseArgs({
 });
 const runs = Math.max(1, Number(values.runs));
 const wanted = values.pages.split(',').map((s) => s.trim());
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const chromePath = CHROME_PATH;
 const API_KEY = process.env.STOREFRONT_API_KEY ?? 'storefront-web';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const METRICS = {
@@ -59,15 +60,7 @@ const server = await startShop({
 const browser = await puppeteer.launch({
   executablePath: chromePath,
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: CHROMIUM_ARGS,
 });
 try {
   const base = server.baseUrl;

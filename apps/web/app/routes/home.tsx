@@ -1,4 +1,4 @@
-import { categoryPath } from '@storefront/shared';
+import { categoryPath, type TProductCard } from '@storefront/shared';
 import { Link, useRouteLoaderData } from 'react-router';
 import { TickIcon } from '../components/catalogue/catalogue-icons.tsx';
 import type { MenuCategory } from '../components/catalogue/category-tree.ts';
@@ -45,6 +45,22 @@ export function meta({ data, matches }: Route.MetaArgs) {
     canonical: data.canonical,
     image: data.slides[0]?.image,
   });
+}
+
+/** One of home's listings, streamed in after the first screen (the loader's deferred read). */
+function ListingSection({ products, ...heading }: { products: Promise<TProductCard[]>; id: string; title: string; to: string; more: string }) {
+  return (
+    <DeferredProducts
+      products={products}
+      placeholder={<SectionPlaceholder />}
+      render={(list) => (
+        <section className="container-page pt-14" aria-labelledby={heading.id}>
+          <SectionHeading {...heading} />
+          <ProductGrid products={list} className="mt-5" />
+        </section>
+      )}
+    />
+  );
 }
 
 /** A listing section's place while it streams in: its heading's height and a row of cards. */
@@ -124,27 +140,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </section>
       )}
 
-      <DeferredProducts
-        products={newArrivals}
-        placeholder={<SectionPlaceholder />}
-        render={(list) => (
-          <section className="container-page pt-14" aria-labelledby="new-heading">
-            <SectionHeading id="new-heading" title="New arrivals" to="/new-arrival" more="See all new arrivals" />
-            <ProductGrid products={list} className="mt-5" />
-          </section>
-        )}
-      />
-
-      <DeferredProducts
-        products={onSale}
-        placeholder={<SectionPlaceholder />}
-        render={(list) => (
-          <section className="container-page pt-14" aria-labelledby="sale-heading">
-            <SectionHeading id="sale-heading" title="On sale now" to="/sales" more="See all offers" />
-            <ProductGrid products={list} className="mt-5" />
-          </section>
-        )}
-      />
+      <ListingSection products={newArrivals} id="new-heading" title="New arrivals" to="/new-arrival" more="See all new arrivals" />
+      <ListingSection products={onSale} id="sale-heading" title="On sale now" to="/sales" more="See all offers" />
 
       {articles.length > 0 && (
         <section className="container-page py-14" aria-labelledby="journal-heading">
