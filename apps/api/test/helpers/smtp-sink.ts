@@ -20,6 +20,11 @@ export interface SmtpSink {
   mails: ReceivedMail[];
   /** Resolves once `count` messages have arrived (rejects after timeoutMs). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  /**
+   * Resolves with the first message from index `after` on that `match` accepts (rejects
+   * after timeoutMs): a test's own mail, whatever else other tests' deliveries bring meanwhile.
+   */
+  waitForMail(match: (mail: ReceivedMail) => boolean, after?: number, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
@@ -69,23 +74,34 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const bound = (server.server.address() as AddressInfo).port;
+  const waitFor = async (count: number, timeoutMs = 5_000): Promise<ReceivedMail[]> => {
+    const deadline = Date.now() + timeoutMs;
+    while (mails.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`expected ${count} mails, got ${mails.length}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return mails;
+  };
   return {
     url: `smtp://127.0.0.1:${bound}`,
     mails,
-    async waitFor(count, timeoutMs = 5_000) {
+    waitFor,
+    async waitForMail(match, after = 0, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
-      while (mails.length < count) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${count} mails, got ${mails.length}`);
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, left);
-          waiters.push(() => {
-            clearTimeout(t);
-            resolve();
-          });
+      for (;;) {
+        const found = mails.slice(after).find(match);
+        if (found) return found;
+        await waitFor(mails.length + 1, Math.max(1, deadline - Date.now())).catch(() => {
+          throw new Error(`no matching mail within ${timeoutMs} ms (${mails.length - after} others arrived)`);
         });
       }
-      return mails;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
