@@ -1,4 +1,5 @@
 import type { TCustomer } from './account-schemas.ts';
+import type { TSale } from './checkout-schemas.ts';
 import type {
   TAttachment,
   TBranch,
@@ -107,4 +108,13 @@ export interface ShopReads {
   siteBullets(): Promise<TCmsItem[]>;
   /** POST /api/cms/articles/search. */
   content(req: TSearchRequestInput): Promise<TPage<TContentItem>>;
+  /**
+   * GET /api/sales (by id or invoice id) as the page's visitor may see it: their own order as
+   * a customer, or a guest's by the order-access cookie; anyone else's is a 404.
+   */
+  sale(ref: { id?: number | string; invoiceId?: string }): Promise<TSale>;
+  /** POST /api/sales: the visitor's orders and bookings. */
+  sales(req: TSearchRequestInput): Promise<TPage<TSale>>;
+  /** GET /api/qrs as SVG: the QR code of one of the visitor's invoices. */
+  invoiceQr(invoiceId: string, size: number): Promise<string>;
 }

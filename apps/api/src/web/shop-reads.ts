@@ -32,7 +32,12 @@ import { searchItems } from '../modules/catalogue/search.service.ts';
 import { listCurrencies } from '../modules/currencies/currencies.service.ts';
 import { searchDiscounts } from '../modules/pricing/pricing.service.ts';
 import { searchContent, siteSettings } from '../modules/site/site.service.ts';
+import { type OrderViewer, requestTokens } from '../modules/orders/access.ts';
+import { orderDeps } from '../modules/orders/deps.ts';
+import { invoiceQr } from '../modules/orders/invoice-qr.ts';
+import { accessibleSale, getSale, searchSales } from '../modules/orders/view-orders.ts';
 import { findNul } from '../plugins/text-input.ts';
+import { ZSaleRef } from '../routes/api/sales.ts';
 import { ZItemLookup } from '../routes/api/v3/items.ts';
 import { countItems as wishlistCount } from '../modules/wishlists/wishlists.repository.ts';
 
@@ -120,6 +125,9 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
     })();
     return customer;
   };
+  // Who asks for an order (docs/decisions/0018): the signed-in customer, or the guest
+  // holding the order-access cookie.
+  const viewer = async (): Promise<OrderViewer> => ({ customerId: (await signedIn())?.customerId ?? null, tokens: requestTokens(req) });
   return {
     siteSettings: async () => (await shell.get()).settings,
     allCategories: async () => (await shell.get()).categories,
@@ -160,5 +168,11 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
     homeContent: (articles) => homeContent(db, articles),
     siteBullets: () => siteBullets(db),
     content: (r) => searchContent(db, parsed(ZSearchRequest, r)),
+    sale: async (ref) => getSale(orderDeps(app, req.log), await viewer(), parsed(ZSaleRef, ref)),
+    sales: async (r) => searchSales(orderDeps(app, req.log), await viewer(), parsed(ZSearchRequest, r)),
+    async invoiceQr(invoiceId, size) {
+      const sale = await accessibleSale(orderDeps(app, req.log), await viewer(), parsed(ZSaleRef, { invoiceId }));
+      return (await invoiceQr(app.config.publicUrl, sale.invoice_id, size, 'svg')) as string;
+    },
   };
 }

@@ -8,7 +8,7 @@ import { DeliveryDetails, formatDate, PaymentBadge, RetryPaymentButton, SaleItem
 import { Button, ButtonLink } from '../components/ui/button.tsx';
 import { Modal } from '../components/ui/modal.tsx';
 import { apiFetch } from '../lib/api-client.ts';
-import { apiJson } from '../lib/api.server.ts';
+import { pageRead } from '../lib/api.server.ts';
 import { useMoney } from '../lib/currency.tsx';
 import { session, useSessionUser } from '../lib/session-store.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
@@ -23,8 +23,8 @@ import type { Route } from './+types/orders';
 const search = (kind: 'order' | 'booking') => ({
   page: 1,
   size: 50,
-  textParams: [{ field: 'kind', value: kind, matchType: 'EXACT' }],
-  sortParams: [{ field: 'createdAt', type: 'DESC' }],
+  textParams: [{ field: 'kind', value: kind, matchType: 'EXACT' as const }],
+  sortParams: [{ field: 'createdAt', type: 'DESC' as const }],
 });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -32,16 +32,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const invoiceId = url.searchParams.get('invoiceId');
   const id = url.searchParams.get('id');
   if (invoiceId || id) {
-    const ref = invoiceId ? `invoiceId=${encodeURIComponent(invoiceId)}` : `id=${encodeURIComponent(id!)}`;
-    const sale = await apiJson<TSale>(context, `/api/sales?${ref}`);
-    const qr = await context.api(`/api/qrs?invoiceId=${encodeURIComponent(sale.invoiceId)}&size=200`);
-    const svg = qr.ok ? await qr.text() : null;
+    const sale = await pageRead(() => context.reads.sale(invoiceId ? { invoiceId } : { id: id! }));
+    const svg = await context.reads.invoiceQr(sale.invoiceId, 200).catch(() => null);
     return { view: 'detail' as const, sale, qr: svg ? `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` : null };
   }
-  const [orders, bookings] = await Promise.all([
-    apiJson<TPage<TSale>>(context, '/api/sales', { method: 'POST', body: search('order') }),
-    apiJson<TPage<TSale>>(context, '/api/sales', { method: 'POST', body: search('booking') }),
-  ]);
+  const [orders, bookings] = await Promise.all([context.reads.sales(search('order')), context.reads.sales(search('booking'))]);
   return { view: 'list' as const, orders: orders.list, bookings: bookings.list };
 }
 

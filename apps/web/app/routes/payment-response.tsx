@@ -21,10 +21,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const invoiceId = url.searchParams.get('invoiceId') ?? '';
   const reason = url.searchParams.get('reason');
   if (!/^[A-Za-z0-9-]{6,40}$/.test(invoiceId)) return { outcome, invoiceId: null, sale: null, reason };
-  const read = async () => {
-    const res = await context.api(`/api/sales?invoiceId=${encodeURIComponent(invoiceId)}`);
-    return res.ok ? ((await res.json()) as TSale) : null;
-  };
+  // Not the visitor's order (or none): the page says so rather than failing.
+  const read = () =>
+    context.reads.sale({ invoiceId }).catch((err: { status?: number }) => (err.status === 404 || err.status === 400 ? null : Promise.reject(err)));
   let sale = await read();
   // Back from the gateway but not settled yet (the notification is on its way): ask our
   // server to check with the gateway now. It marks the order paid only if the gateway says so.

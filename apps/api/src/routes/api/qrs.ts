@@ -1,9 +1,9 @@
 import { ZApiError } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { orderDeps } from '../../modules/orders/deps.ts';
 import { viewerOf } from '../../modules/orders/access.ts';
+import { invoiceQr } from '../../modules/orders/invoice-qr.ts';
 import { accessibleSale } from '../../modules/orders/view-orders.ts';
 
 export const qrRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -29,11 +29,9 @@ export const qrRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const sale = await accessibleSale(orderDeps(app, req.log), viewerOf(req), { invoiceId: req.query.invoiceId });
-      const text = `${app.config.publicUrl}/orders?invoiceId=${encodeURIComponent(sale.invoice_id)}`;
-      const opts = { errorCorrectionLevel: 'M' as const, margin: 2, width: req.query.size, color: { dark: '#1d2327', light: '#ffffff' } };
       reply.header('cache-control', 'private, max-age=3600');
-      if (req.query.format === 'png') return reply.type('image/png').send((await QRCode.toBuffer(text, { ...opts, type: 'png' })) as never);
-      return reply.type('image/svg+xml').send((await QRCode.toString(text, { ...opts, type: 'svg' })) as never);
+      const qr = await invoiceQr(app.config.publicUrl, sale.invoice_id, req.query.size, req.query.format);
+      return reply.type(req.query.format === 'png' ? 'image/png' : 'image/svg+xml').send(qr as never);
     },
   );
 };

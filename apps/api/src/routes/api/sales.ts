@@ -8,7 +8,7 @@ import { attachPaymentProof } from '../../modules/orders/attach-payment-proof.ts
 import { cancelOwnSale } from '../../modules/orders/cancel-order.ts';
 import { getSale, searchSales } from '../../modules/orders/view-orders.ts';
 
-const ZSaleRef = z
+export const ZSaleRef = z
   .object({
     // Ids are 32-bit in the database: a larger one is a 400, not a PostgreSQL range error.
     id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
