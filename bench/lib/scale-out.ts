@@ -583,6 +583,9 @@ export interface CheckoutRecord {
   answer?: { invoiceId: string; saleId: number; lines: { skuCode: string; quantity: number }[] };
 }
 
+/** How long shoppers go on after a kill, at the least. */
+const AFTER_KILL_MS = 1_500;
+
 export interface LoadOptions {
   durationMs: number;
   shoppers: number;
@@ -767,6 +770,14 @@ export async function runShoppersLoad(c: Cluster, o: LoadOptions): Promise<LoadR
     : Promise.resolve();
   const progress = setInterval(() => log(`${Math.round(now() / 1000)} s: ${requests.length} requests, ${checkouts.length} checkouts`), 30_000);
   await sleep(o.durationMs);
+  // The kill waits for checkouts in flight, so on a busy machine it may come near the end:
+  // shoppers go on for a while after it, however late it came, since what follows the kill
+  // is what is checked.
+  if (o.kill) {
+    await killing;
+    const left = (killedAt ?? now()) + AFTER_KILL_MS - now();
+    if (left > 0) await sleep(left);
+  }
   stop = true;
   clearInterval(progress);
   await killing;
