@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import puppeteer, { type CDPSession } from 'puppeteer-core';
-import { CHROME_PATH, CHROMIUM_ARGS } from './lib/chromium.ts';
+import { CHROME_PATH, CHROMIUM_ARGS } from '../e2e/fixtures/chromium.ts';
 import { REPO_ROOT, startShop } from './lib/server.ts';
 import { formatTable } from './lib/table.ts';
 

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROME_PATH, CHROMIUM_ARGS } from './fixtures/chromium.ts';
 
 // End-to-end tests drive Debian's Chromium through the production build, served by the
 // real server on a fresh database: SQLite always, and PostgreSQL too when DATABASE_URL
@@ -51,16 +52,8 @@ const server = (port: number, env: Record<string, string>) => ({
 const chromium = {
   ...devices['Desktop Chrome'],
   launchOptions: {
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    executablePath: CHROME_PATH,
+    args: CHROMIUM_ARGS,
   },
 };
 

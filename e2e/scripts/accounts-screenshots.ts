@@ -1,4 +1,5 @@
 import { chromium, type Page } from '@playwright/test';
+import { CHROME_PATH, CHROMIUM_ARGS } from '../fixtures/chromium.ts';
 
 // Screenshots of the account screens for a person to look at, at desktop and phone widths:
 // both modals with their errors shown, the account dropdown and the profile tabs.
@@ -6,16 +7,8 @@ import { chromium, type Page } from '@playwright/test';
 const base = process.argv[2] ?? 'http://localhost:3000';
 const out = process.env.SHOT_DIR ?? '/tmp/shots';
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  executablePath: CHROME_PATH,
+  args: CHROMIUM_ARGS,
 });
 
 async function shot(page: Page, name: string, full = false) {

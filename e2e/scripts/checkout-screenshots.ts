@@ -1,4 +1,5 @@
 import { type BrowserContext, chromium, type Page } from '@playwright/test';
+import { CHROME_PATH, CHROMIUM_ARGS } from '../fixtures/chromium.ts';
 import { apiHeaders, newShopper, signUpByApi } from '../fixtures/accounts.ts';
 import { ADDRESS, skuFrom, withCart } from '../fixtures/checkout.ts';
 
@@ -9,16 +10,8 @@ import { ADDRESS, skuFrom, withCart } from '../fixtures/checkout.ts';
 const base = process.argv[2] ?? 'http://127.0.0.1:3000';
 const out = process.env.SHOT_DIR ?? '/tmp/shots';
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  executablePath: CHROME_PATH,
+  args: CHROMIUM_ARGS,
 });
 
 async function shot(page: Page, name: string) {

@@ -1,20 +1,13 @@
 import { chromium } from '@playwright/test';
+import { CHROME_PATH, CHROMIUM_ARGS } from '../fixtures/chromium.ts';
 
 // Takes full-page screenshots of the given paths at desktop and mobile widths, for a
 // person to look at: node --import tsx e2e/scripts/screenshot.ts http://localhost:3000 / /about
 const [base, ...paths] = process.argv.slice(2);
 const out = process.env.SHOT_DIR ?? '/tmp/shots';
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  executablePath: CHROME_PATH,
+  args: CHROMIUM_ARGS,
 });
 for (const [name, viewport] of [
   ['desktop', { width: 1440, height: 900 }],

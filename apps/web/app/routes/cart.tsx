@@ -15,6 +15,7 @@ import { Link } from 'react-router';
 import { CartLoading } from '../components/cart/cart-loading.tsx';
 import { AlertIcon, MinusIcon, PlusIcon, TagIcon, TrashIcon } from '../components/cart/cart-icons.tsx';
 import { EMPTY_CART_TEXT } from '../components/cart/cart-slots.tsx';
+import { ClearCartButton } from '../components/cart/clear-cart-button.tsx';
 import { productHref } from '../components/cart/product-href.ts';
 import { Button, ButtonLink, buttonClass } from '../components/ui/button.tsx';
 import { apiFetch } from '../lib/api-client.ts';
@@ -155,16 +156,7 @@ export default function CartPage() {
             <Link to="/shop" className="text-sm font-semibold text-brand-700 hover:underline">
               Continue Shopping
             </Link>
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => {
-                cartActions.clear();
-                toast.success('Your cart is now empty');
-              }}
-            >
-              Clear All
-            </Button>
+            <ClearCartButton variant="ghost" />
           </div>
         </section>
 

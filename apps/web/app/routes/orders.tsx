@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { PAYMENT_STATUS_LABELS, SALE_STATUS_LABELS, type TPage, type TSale, type TUploadedFile } from '@storefront/shared';
+import { PAYMENT_STATUS_LABELS, SALE_STATUS_LABELS, type TSale, type TUploadedFile } from '@storefront/shared';
 import { type ReactNode, useState } from 'react';
 import { Link, useRevalidator, useRouteLoaderData, useSearchParams } from 'react-router';
 import type { ShellUser } from '../components/account/shell-user.ts';

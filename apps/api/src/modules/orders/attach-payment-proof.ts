@@ -1,10 +1,11 @@
-import { canUploadProof, type TPaymentMethod, type TPaymentStatus, type TSale, type TSaleStatus } from '@storefront/shared';
+import { canUploadProof, type TSale } from '@storefront/shared';
 import { ApiError, conflict } from '../../lib/errors.ts';
 import { findFile, findFileForOwner } from '../files/files.service.ts';
 import type { OrderViewer } from './access.ts';
 import type { OrderDeps } from './deps.ts';
 import { addHistory } from './history.ts';
 import * as repo from './repository.ts';
+import { saleState } from './sale-view.ts';
 import { accessibleSale, getSale } from './view-orders.ts';
 
 /**
@@ -21,13 +22,7 @@ export async function attachPaymentProof(
 ): Promise<TSale> {
   const db = deps.db.kysely;
   const row = await accessibleSale(deps, viewer, ref);
-  const state = {
-    kind: row.kind as 'order' | 'booking',
-    paymentMethod: row.payment_method as TPaymentMethod,
-    status: row.status as TSaleStatus,
-    paymentStatus: row.payment_status as TPaymentStatus,
-  };
-  if (!canUploadProof(state)) throw conflict('cannot_attach', 'A payment proof can be added only to a booking that is still open');
+  if (!canUploadProof(saleState(row))) throw conflict('cannot_attach', 'A payment proof can be added only to a booking that is still open');
   const file = viewer.customerId !== null ? await findFileForOwner(db, fileUuid, viewer.customerId) : await findFile(db, fileUuid);
   if (!file || (viewer.customerId === null && file.owner_customer_id !== null)) {
     throw new ApiError('bad_request', 'This file was not found; upload it first', { fileUuid: 'This file was not found; upload it first' });

@@ -5,7 +5,7 @@ import type { OrderDeps } from './deps.ts';
 import { type Actor, addHistory, PAID_STATES, type PaymentOutcome } from './history.ts';
 import { sendOrderMail } from './notify.ts';
 import * as repo from './repository.ts';
-import { reserveStock } from './stock.ts';
+import { reserveAgain } from './stock.ts';
 
 // What happens to an order when its payment succeeds, fails, is cancelled or runs out of
 // time (docs/decisions/0017). Rules:
@@ -122,14 +122,7 @@ async function applyVerifiedPayment(deps: OrderDeps, saleId: number, paymentId: 
     } else if (sale.stock_held === 0) {
       // The stock went back when the payment looked failed; take it again if it is there.
       const lines = await repo.linesOf(trx, [sale.id]);
-      const res = await reserveStock(
-        trx,
-        dialect,
-        sale.id,
-        lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })),
-        sale.pickup_branch_id,
-        now,
-      );
+      const res = await reserveAgain(trx, dialect, sale, lines, now);
       if (res.ok) await repo.flipStockHeld(trx, sale.id, 0, now);
       else {
         hold = true;

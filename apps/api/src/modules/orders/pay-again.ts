@@ -1,4 +1,4 @@
-import { CHECKOUT_MESSAGES, canRetryPayment, type TPaymentMethod, type TPaymentStatus, type TSaleStatus } from '@storefront/shared';
+import { CHECKOUT_MESSAGES, canRetryPayment } from '@storefront/shared';
 import { ApiError, conflict } from '../../lib/errors.ts';
 import { checkCardAmount, insertNewPayment } from './card-payment.ts';
 import type { OrderDeps } from './deps.ts';
@@ -6,8 +6,9 @@ import { addHistory } from './history.ts';
 import { assertHoldRoom, clientKeys, lockHoldKeys } from './limits.ts';
 import { openPaymentSession } from './open-payment-session.ts';
 import * as repo from './repository.ts';
+import { saleState } from './sale-view.ts';
 import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
-import { reserveStock, shortageError, StockConflictError } from './stock.ts';
+import { reserveAgain, shortageError, StockConflictError } from './stock.ts';
 
 /**
  * Pays an unpaid card order again (a new payment session). If its stock was released,
@@ -28,13 +29,7 @@ export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 
       await lockHoldKeys(trx, dialect, keys);
       const sale = await repo.lockSale(trx, dialect, saleId);
       if (!sale) throw new ApiError('not_found', 'The order was not found');
-      const state = {
-        kind: sale.kind as 'order' | 'booking',
-        paymentMethod: sale.payment_method as TPaymentMethod,
-        status: sale.status as TSaleStatus,
-        paymentStatus: sale.payment_status as TPaymentStatus,
-      };
-      if (!canRetryPayment(state)) throw conflict('cannot_pay', 'This order cannot be paid by card now');
+      if (!canRetryPayment(saleState(sale))) throw conflict('cannot_pay', 'This order cannot be paid by card now');
       checkCardAmount(deps.payments, Number(sale.total));
       const lines = await repo.linesOf(trx, [sale.id]);
       let note = 'A new payment session was opened';
@@ -46,14 +41,7 @@ export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 
           deps.config.orders,
           sale.id,
         );
-        const res = await reserveStock(
-          trx,
-          dialect,
-          sale.id,
-          lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })),
-          sale.pickup_branch_id,
-          nowIso,
-        );
+        const res = await reserveAgain(trx, dialect, sale, lines, nowIso);
         if (!res.ok) {
           const bySku = new Map(lines.map((l, i) => [l.sku_id, { index: i, code: l.sku_code, title: l.title }]));
           throw shortageError(res.shortages, bySku);

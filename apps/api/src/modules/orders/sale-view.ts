@@ -6,6 +6,7 @@ import {
   type TPaymentMethod,
   type TPaymentStatus,
   type TSale,
+  type TSaleState,
   type TSaleStatus,
 } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
@@ -36,13 +37,18 @@ type AddressSnapshot = {
   branch?: { id: number; name: string; address: string; city: string; phone: string; hours: string };
 };
 
-export function toSale(row: SaleRow, lines: SaleLineRow[]): TSale {
-  const state = {
+/** The state a sale's rules (canRetryPayment, canUploadProof, …) read, from its row. */
+export function saleState(row: Pick<SaleRow, 'kind' | 'payment_method' | 'status' | 'payment_status'>): TSaleState {
+  return {
     kind: row.kind as 'order' | 'booking',
     paymentMethod: row.payment_method as TPaymentMethod,
     status: row.status as TSaleStatus,
     paymentStatus: row.payment_status as TPaymentStatus,
   };
+}
+
+export function toSale(row: SaleRow, lines: SaleLineRow[]): TSale {
+  const state = saleState(row);
   const snap = parseJson<AddressSnapshot>(row.delivery_address);
   const { branch, ...address } = snap ?? ({} as AddressSnapshot);
   return {

@@ -90,3 +90,21 @@ export function shortageError(shortages: Shortage[], itemsBySku: Map<number, { i
   }
   return conflict('out_of_stock', `${CHECKOUT_MESSAGES.outOfStock}: ${names.join('; ')}`, fields);
 }
+
+/** Takes the stock of a sale's own lines again (its stock went back when its payment looked lost). */
+export function reserveAgain(
+  trx: Q,
+  dialect: Dialect,
+  sale: { id: number; pickup_branch_id: number | null },
+  lines: readonly { sku_id: number; quantity: number }[],
+  now: string,
+) {
+  return reserveStock(
+    trx,
+    dialect,
+    sale.id,
+    lines.map((l) => ({ skuId: l.sku_id, quantity: l.quantity })),
+    sale.pickup_branch_id,
+    now,
+  );
+}

@@ -1,6 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import type { ReactElement } from 'react';
 import { Link } from 'react-router';
+import type { FirstUsePart } from '../ui/first-use.tsx';
+import { FirstUseMenu } from '../ui/first-use-menu.tsx';
 import { HeartIcon, UserIcon } from '../ui/icons.tsx';
 import { Avatar } from './account-slots.tsx';
 import type { ShellUser } from './session.server.ts';
@@ -10,57 +11,47 @@ import type { ShellUser } from './session.server.ts';
  * AccountButton (account-slots.tsx), which owns the trigger's look and the open state.
  */
 export function AccountMenuPopup({
-  open,
-  onOpenChange,
-  trigger,
   user,
   onSignOut,
-}: {
-  open: boolean;
-  onOpenChange(open: boolean): void;
-  trigger: ReactElement;
+  ...part
+}: FirstUsePart & {
   user: Pick<ShellUser, 'name' | 'imageUrl'>;
   onSignOut(): void;
 }) {
   return (
-    <DropdownMenu.Root modal={false} open={open} onOpenChange={onOpenChange}>
-      <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={6}
-          className="z-50 min-w-56 rounded-[var(--radius-card)] border border-sand-200 bg-paper p-1.5 shadow-[var(--shadow-card)]"
+    <FirstUseMenu
+      {...part}
+      sideOffset={6}
+      className="z-50 min-w-56 rounded-[var(--radius-card)] border border-sand-200 bg-paper p-1.5 shadow-[var(--shadow-card)]"
+    >
+      <DropdownMenu.Label className="flex items-center gap-3 px-2.5 py-2">
+        <Avatar user={user} size={36} />
+        <span className="min-w-0">
+          <span className="block truncate text-sm font-semibold">{user.name}</span>
+          <span className="block text-xs text-ink-muted">Signed in</span>
+        </span>
+      </DropdownMenu.Label>
+      <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
+      <DropdownMenu.Item asChild>
+        <Link to="/profile" className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100">
+          <UserIcon width={18} height={18} /> Profile
+        </Link>
+      </DropdownMenu.Item>
+      <DropdownMenu.Item asChild>
+        <Link
+          to="/profile?tab=wishlist"
+          className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100"
         >
-          <DropdownMenu.Label className="flex items-center gap-3 px-2.5 py-2">
-            <Avatar user={user} size={36} />
-            <span className="min-w-0">
-              <span className="block truncate text-sm font-semibold">{user.name}</span>
-              <span className="block text-xs text-ink-muted">Signed in</span>
-            </span>
-          </DropdownMenu.Label>
-          <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
-          <DropdownMenu.Item asChild>
-            <Link to="/profile" className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100">
-              <UserIcon width={18} height={18} /> Profile
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild>
-            <Link
-              to="/profile?tab=wishlist"
-              className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100"
-            >
-              <HeartIcon width={18} height={18} /> Wishlist
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
-          <DropdownMenu.Item
-            onSelect={onSignOut}
-            className="flex h-10 cursor-pointer items-center gap-2 rounded-md px-2.5 text-sm font-medium text-danger-600 outline-none data-[highlighted]:bg-sand-100"
-          >
-            Sign Out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+          <HeartIcon width={18} height={18} /> Wishlist
+        </Link>
+      </DropdownMenu.Item>
+      <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
+      <DropdownMenu.Item
+        onSelect={onSignOut}
+        className="flex h-10 cursor-pointer items-center gap-2 rounded-md px-2.5 text-sm font-medium text-danger-600 outline-none data-[highlighted]:bg-sand-100"
+      >
+        Sign Out
+      </DropdownMenu.Item>
+    </FirstUseMenu>
   );
 }

@@ -1,4 +1,4 @@
-import { MAX_CART_LINES, MAX_LINE_QUANTITY } from '@storefront/shared';
+import { MAX_CART_LINES, MAX_LINE_QUANTITY, type TCartLine } from '@storefront/shared';
 import { cartActions } from '../../lib/cart-store.ts';
 import { useSkuPrice } from '../../lib/currency.tsx';
 import { toast } from '../../lib/toast.ts';
@@ -7,21 +7,10 @@ import { CartIcon } from '../ui/icons.tsx';
 
 /** What a product card or the product page hands to the cart (cart feature fills this). */
 export interface AddToCartProps {
-  product: {
-    id: number;
-    title: string;
-    slug: string;
-    image: string | null;
-    /** The product's categories (its leaf at least): lets category discounts show before checkout. */
-    categoryIds?: number[];
-  };
-  sku: {
-    code: string;
-    salesPrice: number;
-    discountedSalesPrice: number | null;
-    /** The chosen attribute values, such as "Walnut / 3 Seater". */
-    label?: string;
-  };
+  /** The product as the cart line keeps it (its categories let category discounts show before checkout). */
+  product: TCartLine['product'];
+  /** The chosen sku, with its list and discounted prices and its attribute values ("Walnut / 3 Seater"). */
+  sku: TCartLine['sku'];
   /** Set when the line is a bundle (spec §3: sourceType 'bundle'). */
   sourceType?: 'bundle';
   quantity?: number;

@@ -1,19 +1,18 @@
 import * as Popover from '@radix-ui/react-popover';
 import { lineUnitPrice, type TCart, totalsOf } from '@storefront/shared';
-import type { ReactElement } from 'react';
 import { Link } from 'react-router';
-import { cartActions } from '../../lib/cart-store.ts';
 import { useMoney } from '../../lib/currency.tsx';
-import { toast } from '../../lib/toast.ts';
-import { Button, ButtonLink } from '../ui/button.tsx';
+import { ButtonLink } from '../ui/button.tsx';
+import type { FirstUsePart } from '../ui/first-use.tsx';
 import { EMPTY_CART_TEXT } from './cart-slots.tsx';
+import { ClearCartButton } from './clear-cart-button.tsx';
 import { productHref } from './product-href.ts';
 
 /**
  * The open cart dropdown of spec §2, loaded on first use by CartButton (cart-slots.tsx),
  * which owns the trigger's look and the open state.
  */
-export function CartPopover({ open, onOpenChange, trigger, cart }: { open: boolean; onOpenChange(open: boolean): void; trigger: ReactElement; cart: TCart }) {
+export function CartPopover({ open, onOpenChange, trigger, cart }: FirstUsePart & { cart: TCart }) {
   return (
     <Popover.Root open={open} onOpenChange={onOpenChange}>
       <Popover.Trigger asChild>{trigger}</Popover.Trigger>
@@ -96,16 +95,7 @@ function CartDropdown({ cart, onClose }: { cart: TCart; onClose(): void }) {
           <span data-testid="cart-dropdown-total">{format(totals.total)}</span>
         </p>
         <div className="mt-3 grid grid-cols-2 gap-2">
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => {
-              cartActions.clear();
-              toast.success('Your cart is now empty');
-            }}
-          >
-            Clear All
-          </Button>
+          <ClearCartButton variant="secondary" />
           <ButtonLink to="/cart" size="sm" onClick={onClose}>
             View Cart
           </ButtonLink>

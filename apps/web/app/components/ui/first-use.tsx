@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type PointerEvent, useEffect, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, type ReactElement, useEffect, useState } from 'react';
 import { handleChunkLoadError } from '../../lib/build-freshness.ts';
 import { toast } from '../../lib/toast.ts';
 
@@ -25,6 +25,14 @@ export async function loadPart(load: () => Promise<unknown>): Promise<boolean> {
     if (!(await handleChunkLoadError())) toast.error(PART_ERROR_MESSAGE);
     return false;
   }
+}
+
+/** What every menu or popover loaded on first use takes from its owner: the state and the trigger. */
+export interface FirstUsePart {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** The trigger's button, as the owner draws it (the part wraps it in its own trigger). */
+  trigger: ReactElement;
 }
 
 export interface FirstUse {
