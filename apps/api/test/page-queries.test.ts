@@ -19,6 +19,7 @@ const LARGE = new Set([
   'product_search',
   'product_categories',
   'product_facets',
+  'category_listing',
   'sku_attribute_values',
   'product_images',
   'stocks',

@@ -540,12 +540,36 @@ export interface ProductSearchTable {
   sku_count: number;
   /** JSON: [{ label, value }] */
   colors: string;
+  /** JSON: every category the product is filed under, ascending */
+  category_ids: string;
   created_at: string;
   /** Words in the form of packages/shared searchText(), per field. */
   title_text: string;
   model_text: string;
   category_text: string;
   attribute_text: string;
+}
+
+/** The answer to searching for one common word alone, made with the read side (search-words.ts). */
+export interface SearchWordsTable {
+  word: string;
+  n: number;
+  /** JSON: the facets of the word's matches (TFacets) */
+  summary: string;
+  /** JSON arrays of product ids, first of each order */
+  relevance: string;
+  newest: string;
+  price_asc: string;
+  price_desc: string;
+}
+
+/** One row per product and category it is filed under, with the keys listings sort by. */
+export interface CategoryListingTable {
+  category_id: number;
+  product_id: number;
+  price: number;
+  created_at: string;
+  title: string;
 }
 
 export interface CategoryFacetsTable {
@@ -589,6 +613,8 @@ export interface Database {
   product_facets: ProductFacetsTable;
   search_index_state: SearchIndexStateTable;
   category_facets: CategoryFacetsTable;
+  search_words: SearchWordsTable;
+  category_listing: CategoryListingTable;
   mail_outbox: MailOutboxTable;
   customers: CustomersTable;
   customer_sessions: CustomerSessionsTable;

@@ -8,7 +8,7 @@ import type { Dialect } from '../database.ts';
 // every row of the read side, which is far past autovacuum's threshold for analysing a
 // table again, and it does so within a minute.
 
-const TABLES = ['products', 'skus', 'product_categories', 'product_search', 'product_facets', 'category_facets'] as const;
+const TABLES = ['products', 'skus', 'product_categories', 'product_search', 'product_facets', 'category_facets', 'category_listing'] as const;
 
 export async function refreshPlannerStats(db: Kysely<any>, dialect: Dialect): Promise<void> {
   if (dialect !== 'sqlite') return;

@@ -13,6 +13,12 @@ export function allCategories(db: Db) {
   return categoriesQuery(db).orderBy('sort_order').orderBy('id').execute();
 }
 
+/** The top-level categories, as listing facets offer them. */
+export async function topCategories(db: Db) {
+  const rows = await db.selectFrom('categories').select(['id', 'name']).where('parent_id', 'is', null).orderBy('sort_order').orderBy('id').execute();
+  return rows.map((c) => ({ id: c.id, name: c.name }));
+}
+
 export function childrenOf(db: Db, parentIds: number[]) {
   if (!parentIds.length) return Promise.resolve([]);
   return db

@@ -219,7 +219,7 @@ export async function linkedItems(db: Db, req: TSearchRequest): Promise<TPage<TP
   const rows = await relatedItems(db, itemId, req.page, req.size);
   if (!rows) throw notFound('The product');
   const hasMore = rows.length > req.size;
-  return { list: await toCards(db, hasMore ? rows.slice(0, req.size) : rows), nextPageToken: hasMore ? String(req.page + 1) : '' };
+  return { list: toCards(hasMore ? rows.slice(0, req.size) : rows), nextPageToken: hasMore ? String(req.page + 1) : '' };
 }
 
 /** POST /api/items/attachments/search: files that come with a product (a 3D model today). */
@@ -269,7 +269,7 @@ export async function productPage(db: Db, by: { id?: number; slug?: string; code
     variants: variantImagesOf(item),
     stock: stock.map(toStockRow),
     branches,
-    related: rows.length ? await toCards(db, rows) : [],
+    related: rows.length ? toCards(rows) : [],
     attachments: item.modelUrl ? [modelAttachment(item.id, item.title, item.modelUrl)] : [],
     helpTexts: content.filter((c) => c.type === 'attr-text'),
   };

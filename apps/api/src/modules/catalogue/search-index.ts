@@ -6,8 +6,10 @@ import { lockForTransaction } from '../../db/dialect/locks.ts';
 import { refreshPlannerStats } from '../../db/dialect/planner-stats.ts';
 import type { Database, ProductSearchTable } from '../../db/schema.ts';
 import { validDiscounts } from '../pricing/pricing.service.ts';
+import { buildSearchWords } from './search-words.ts';
 
-// Builds the catalogue's read side (product_search, its full-text index, product_facets)
+// Builds the catalogue's read side (product_search, its full-text index, product_facets,
+// the category facets and listings, and the common search words)
 // from the catalogue tables (migration 0004, docs/decisions/0006). Listings sort and filter
 // by the price a shopper is shown: each sku priced by the shared rule (packages/shared
 // priceSku: its own sale price or the best global discount in force). The catalogue changes
@@ -63,6 +65,7 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
     await lockForTransaction(trx, dialect, INDEX_LOCK);
     const { discounts, signature } = await discountsInForce(trx, now);
     await trx.deleteFrom('category_facets').execute();
+    await trx.deleteFrom('category_listing').execute();
     await trx.deleteFrom('product_facets').execute();
     await trx.deleteFrom('product_search').execute();
 
@@ -144,6 +147,7 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
 
       const rows: Row[] = [];
       const facets: Database['product_facets'][] = [];
+      const listing: Database['category_listing'][] = [];
       for (const p of products) {
         const own = skusOf.get(p.id) ?? [];
         // A product without a sku has no price and cannot be sold: it is not listed.
@@ -171,6 +175,8 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
           if (attributes.get(v.attribute_id) === 'color') colors.push({ label: v.display_label, value: v.value });
         }
         for (const c of [0, ...new Set(categoryIds)]) tally(c, card.price.unitPrice, distinct);
+        for (const c of new Set(categoryIds))
+          listing.push({ category_id: c, product_id: p.id, price: card.price.unitPrice, created_at: p.created_at, title: p.title });
         const img = firstImage.get(p.id);
         const catNames = (cats.get(p.id) ?? []).map((m) => categories.get(m.category_id) ?? '').join(' ');
         rows.push({
@@ -190,6 +196,7 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
           is_new_arrival: p.is_new_arrival,
           sku_count: own.length,
           colors: JSON.stringify(colors),
+          category_ids: JSON.stringify([...new Set(categoryIds)].sort((a, b) => a - b)),
           created_at: p.created_at,
           title_text: searchText(p.title),
           // The model code and the codes of its skus ("AFL-1021-GRE-1").
@@ -208,6 +215,11 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
           .insertInto('product_facets')
           .values(facets.slice(i, i + INSERT_ROWS * 2))
           .execute();
+      for (let i = 0; i < listing.length; i += INSERT_ROWS)
+        await trx
+          .insertInto('category_listing')
+          .values(listing.slice(i, i + INSERT_ROWS))
+          .execute();
       indexed += rows.length;
     }
     const facetRows: Database['category_facets'][] = [];
@@ -224,6 +236,7 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
         .insertInto('category_facets')
         .values(facetRows.slice(i, i + INSERT_ROWS))
         .execute();
+    await buildSearchWords(trx);
     await refreshFullTextIndex(trx, dialect);
     await trx.deleteFrom('search_index_state').execute();
     await trx.insertInto('search_index_state').values({ id: 1, discounts_signature: signature, built_at: now.toISOString() }).execute();

@@ -25,13 +25,6 @@ export interface ItemFilter {
   newArrival: boolean | null;
   onSale: boolean | null;
   kind: 'single' | 'bundle' | null;
-  /**
-   * The plan for the category filter, chosen from the stored category counts: 'walk' tests
-   * each product met along the sort order's index for membership (a large category: the
-   * page is found after a few rows), 'collect' gathers the category's products and sorts
-   * them (a small one). Unset: collect.
-   */
-  categoryPlan?: 'walk' | 'collect';
 }
 
 /** A facet's own filter is left out when counting that facet's values. */
@@ -43,17 +36,7 @@ function filtered(db: Db, dialect: Dialect, f: ItemFilter, except: FacetExcept =
   if (f.words.length) q = q.where(matchesAllWords(dialect, 'ps', f.words));
   if (f.categoryIds && except !== 'category') {
     const ids = f.categoryIds.length ? f.categoryIds : [-1];
-    q =
-      f.categoryPlan === 'walk'
-        ? q.where(({ exists, selectFrom }) =>
-            exists(
-              selectFrom('product_categories as pc')
-                .select(sql.lit(1).as('one'))
-                .whereRef('pc.product_id', '=', 'ps.product_id')
-                .where('pc.category_id', 'in', ids),
-            ),
-          )
-        : q.where('ps.product_id', 'in', db.selectFrom('product_categories').select('product_id').where('category_id', 'in', ids));
+    q = q.where('ps.product_id', 'in', db.selectFrom('product_categories').select('product_id').where('category_id', 'in', ids));
   }
   for (const a of f.attrs) {
     if (except && typeof except === 'object' && except.attributeId === a.attributeId) continue;
@@ -105,6 +88,7 @@ export const CARD_COLUMNS = [
   'ps.is_new_arrival',
   'ps.sku_count',
   'ps.colors',
+  'ps.category_ids',
   'ps.created_at',
 ] as const;
 
@@ -130,6 +114,38 @@ export async function listItems(db: Db, dialect: Dialect, f: ItemFilter, sort: T
   }
   return q
     .orderBy('ps.product_id', 'asc')
+    .limit(size + 1)
+    .offset((page - 1) * size)
+    .execute();
+}
+
+/**
+ * One category's products and nothing else narrowing them, in a listing order: a walk of
+ * that category's own index in category_listing (migration 0014), so a page costs the same
+ * in a category of any size, sorted by any key.
+ */
+export async function listCategory(db: Db, categoryId: number, sort: Exclude<TShopSort, 'relevance'>, page: number, size: number) {
+  let q = db
+    .selectFrom('category_listing as cl')
+    .innerJoin('product_search as ps', 'ps.product_id', 'cl.product_id')
+    .select(CARD_COLUMNS)
+    .where('cl.category_id', '=', categoryId);
+  switch (sort) {
+    case 'newest':
+      q = q.orderBy('cl.created_at', 'desc');
+      break;
+    case 'price-asc':
+      q = q.orderBy('cl.price', 'asc');
+      break;
+    case 'price-desc':
+      q = q.orderBy('cl.price', 'desc');
+      break;
+    case 'name':
+      q = q.orderBy('cl.title', 'asc');
+      break;
+  }
+  return q
+    .orderBy('cl.product_id', 'asc')
     .limit(size + 1)
     .offset((page - 1) * size)
     .execute();

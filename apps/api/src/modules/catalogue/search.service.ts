@@ -12,20 +12,24 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { attributes, categoriesQuery, categoryIdsOfProducts, childrenOf, productIdByModelCode, productIdBySkuCode } from './catalogue.repository.ts';
+import { attributes, categoriesQuery, childrenOf, productIdByModelCode, productIdBySkuCode, topCategories } from './catalogue.repository.ts';
+import { type FacetValueCount, shapeFacets } from './facets.ts';
 import {
   attributeCounts,
   type CardRow,
+  cardRowsByIds,
   categoryCounts,
   countAndPriceRange,
   countItems,
   imagesOfValues,
   type ItemFilter,
   isPlainCategoryFilter,
+  listCategory,
   listItems,
   precomputedFacets,
   priceRange,
 } from './search.repository.ts';
+import { isSearchWordOrder, SEARCH_WORD_IDS, storedSearchWord } from './search-words.ts';
 
 // The item listings and the full-text search (spec §7 item indices and search
 // indices). Filters arrive as the spec's textParams:
@@ -166,13 +170,11 @@ function sortOf(req: TItemSearchRequest, hasWords: boolean): TShopSort {
   return sort === 'relevance' && !hasWords ? 'newest' : sort;
 }
 
-export function toCard(r: CardRow, categoryIds: number[]): TProductCard {
-  let colors: TProductCard['colors'] = [];
-  try {
-    colors = JSON.parse(r.colors);
-  } catch {
-    // Derived data; a broken value only loses the swatches.
-  }
+export function toCard(r: CardRow): TProductCard {
+  // Derived data: a broken value only loses the swatches or the other memberships.
+  const colors = parsed<TProductCard['colors']>(r.colors, []);
+  const categoryIds = parsed<number[]>(r.category_ids, []);
+  if (!categoryIds.length) categoryIds.push(r.primary_category_id);
   return {
     id: r.product_id,
     title: r.title,
@@ -196,21 +198,24 @@ export function toCard(r: CardRow, categoryIds: number[]): TProductCard {
   };
 }
 
-export async function toCards(db: Db, rows: CardRow[]): Promise<TProductCard[]> {
-  const memberships = await categoryIdsOfProducts(
-    db,
-    rows.map((r) => r.product_id),
-  );
-  const byProduct = new Map<number, number[]>();
-  for (const m of memberships) {
-    const list = byProduct.get(m.product_id) ?? [];
-    list.push(m.category_id);
-    byProduct.set(m.product_id, list);
+function parsed<T>(json: string, fallback: T): T {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return fallback;
   }
-  return rows.map((r) => toCard(r, byProduct.get(r.product_id) ?? [r.primary_category_id]));
 }
 
-export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequest, mode: SearchMode): Promise<TItemSearchResult> {
+export function toCards(rows: CardRow[]): TProductCard[] {
+  return rows.map(toCard);
+}
+
+export interface SearchOptions {
+  /** Serve one common word alone from its stored answer (search-words.ts); a test turns it off to compare. */
+  storedWords?: boolean;
+}
+
+export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequest, mode: SearchMode, opts: SearchOptions = {}): Promise<TItemSearchResult> {
   // The attributes are read once per search, whoever needs them first.
   let attrsRead: Promise<Attributes> | undefined;
   const attributesOnce = () => (attrsRead ??= attributes(db));
@@ -250,10 +255,21 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   }
 
   const sort = sortOf(req, filter.words.length > 0);
-  const rows = await listItems(db, dialect, { ...filter, categoryPlan: await categoryPlan(db, filter, req.page * req.size + 1) }, sort, req.page, req.size);
+  if (opts.storedWords !== false && isOneWordAlone(filter) && isSearchWordOrder(sort)) {
+    const stored = await storedSearchWord(db, filter.words[0], sort);
+    // The stored ids cover the first pages (or every match of a word with fewer).
+    if (stored && (req.page * req.size + 1 <= SEARCH_WORD_IDS || stored.ids.length === stored.count)) {
+      return fromStoredWord(db, req, stored);
+    }
+  }
+  const plain = isPlainCategoryFilter(filter);
+  const rows =
+    plain && filter.categoryIds?.length === 1 && sort !== 'relevance'
+      ? await listCategory(db, filter.categoryIds[0], sort, req.page, req.size)
+      : await listItems(db, dialect, filter, sort, req.page, req.size);
   const hasMore = rows.length > req.size;
   const page = hasMore ? rows.slice(0, req.size) : rows;
-  const list = await toCards(db, page);
+  const list = toCards(page);
   // Filtered by colour: each card shows its picture in (one of) the chosen colours.
   const colorAttr = filter.attrs.length ? (await attributesOnce()).find((a) => a.name === 'color') : undefined;
   const colorFilter = colorAttr && filter.attrs.find((a) => a.attributeId === colorAttr.id);
@@ -275,7 +291,6 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
     match,
     category,
   };
-  const plain = isPlainCategoryFilter(filter);
   if (plain) {
     if (req.fetchCount) result.count = await precomputedCount(db, filter);
     if (req.facets) result.facets = await facetsFromIndex(db, category, attributesOnce);
@@ -291,20 +306,26 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   return result;
 }
 
-/**
- * How to apply a category filter (ItemFilter.categoryPlan), from the counts stored when the
- * read side was built: walking the sort order's index and testing membership reaches the
- * `needed` rows after about needed × total / inCategory rows; collecting costs inCategory
- * rows and a sort. Only for a category alone (with other filters the share of matches
- * along the walk is unknown) and never for a full-text search (its matches come first).
- */
-async function categoryPlan(db: Db, f: ItemFilter, needed: number): Promise<'walk' | 'collect'> {
-  if (!f.categoryIds?.length || f.words.length || f.ids || f.attrs.length) return 'collect';
-  if (f.minPrice !== null || f.maxPrice !== null || f.newArrival !== null || f.onSale !== null || f.kind !== null) return 'collect';
-  const rows = (await precomputedFacets(db, [0, ...f.categoryIds])).filter((r) => r.kind === 'count');
-  const total = Number(rows.find((r) => r.category_id === 0)?.n ?? 0);
-  const inCategory = rows.filter((r) => r.category_id !== 0).reduce((sum, r) => sum + Number(r.n), 0);
-  return inCategory * inCategory > needed * total ? 'walk' : 'collect';
+/** One search word and nothing else: what search_words holds answers for. */
+function isOneWordAlone(f: ItemFilter): boolean {
+  return f.words.length === 1 && isPlainCategoryFilter({ ...f, words: [] }) && f.categoryIds === null;
+}
+
+/** The answer to a common word searched alone, from what the read side stored for it. */
+async function fromStoredWord(db: Db, req: TItemSearchRequest, stored: { count: number; facets: TFacets; ids: number[] }): Promise<TItemSearchResult> {
+  const window = stored.ids.slice((req.page - 1) * req.size, req.page * req.size + 1);
+  const byId = new Map((await cardRowsByIds(db, window)).map((r) => [r.product_id, r]));
+  const rows = window.flatMap((id) => byId.get(id) ?? []);
+  const hasMore = rows.length > req.size;
+  const result: TItemSearchResult = {
+    list: toCards(hasMore ? rows.slice(0, req.size) : rows),
+    nextPageToken: hasMore ? String(req.page + 1) : '',
+    match: 'text',
+    category: null,
+  };
+  if (req.fetchCount) result.count = stored.count;
+  if (req.facets) result.facets = stored.facets;
+  return result;
 }
 
 async function precomputedCount(db: Db, filter: ItemFilter): Promise<number> {
@@ -320,7 +341,7 @@ async function categoryOptions(db: Db, category: TItemSearchResult['category']) 
     if (children.length || category.parentId === null) return children;
     return childrenOf(db, [category.parentId]);
   }
-  return (await categoriesQuery(db).where('parent_id', 'is', null).orderBy('sort_order').orderBy('id').execute()).map((c) => ({ id: c.id, name: c.name }));
+  return topCategories(db);
 }
 
 /** Facets of a category (or of everything) without other filters: counted at build time. */
@@ -332,24 +353,13 @@ async function facetsFromIndex(db: Db, category: TItemSearchResult['category'], 
   const own = rows.filter((r) => r.category_id === id);
   const min = own.find((r) => r.kind === 'price' && r.key === 'min');
   const max = own.find((r) => r.kind === 'price' && r.key === 'max');
-  return {
-    categories: options.map((o) => ({ id: o.id, name: o.name, count: countOf(o.id) })).filter((c) => c.count > 0 || c.id === category?.id),
-    price: min && max ? { min: Number(min.n), max: Number(max.n) } : null,
-    attributes: attrs
-      .map((a) => ({
-        name: a.name,
-        displayLabel: a.display_label,
-        values: own
-          .filter((r) => r.kind === 'attr' && r.key.startsWith(`${a.id}:`))
-          .map((r) => ({ value: r.key.slice(String(a.id).length + 1), displayLabel: r.label, count: Number(r.n) }))
-          .sort(byLabel),
-      }))
-      .filter((a) => a.values.length > 0),
-  };
-}
-
-function byLabel(x: { displayLabel: string }, y: { displayLabel: string }) {
-  return x.displayLabel < y.displayLabel ? -1 : x.displayLabel > y.displayLabel ? 1 : 0;
+  const values = own
+    .filter((r) => r.kind === 'attr')
+    .map((r) => {
+      const colon = r.key.indexOf(':');
+      return { attribute_id: Number(r.key.slice(0, colon)), value: r.key.slice(colon + 1), display_label: r.label, n: Number(r.n) };
+    });
+  return shapeFacets(options, countOf, category?.id, min && max ? { min: Number(min.n), max: Number(max.n) } : null, attrs, values);
 }
 
 async function facets(
@@ -373,7 +383,7 @@ async function facets(
   );
 
   const attrs = await attributesOnce();
-  const valueRows: { attribute_id: number; value: string; display_label: string; n: number }[] = [];
+  const valueRows: FacetValueCount[] = [];
   const filteredIds = new Set(filter.attrs.map((a) => a.attributeId));
   const unfiltered = attrs.filter((a) => !filteredIds.has(a.id)).map((a) => a.id);
   // Attributes without a filter of their own share one count; each filtered one leaves its
@@ -381,18 +391,6 @@ async function facets(
   valueRows.push(...(await attributeCounts(db, dialect, filter, unfiltered, null)));
   for (const id of filteredIds) valueRows.push(...(await attributeCounts(db, dialect, filter, [id], { attributeId: id })));
 
-  return {
-    categories: options.map((o) => ({ id: o.id, name: o.name, count: counts.get(o.id) ?? 0 })).filter((c) => c.count > 0 || c.id === category?.id),
-    price: knownPrice !== undefined ? knownPrice : await priceRange(db, dialect, filter),
-    attributes: attrs
-      .map((a) => ({
-        name: a.name,
-        displayLabel: a.display_label,
-        values: valueRows
-          .filter((v) => v.attribute_id === a.id)
-          .map((v) => ({ value: v.value, displayLabel: v.display_label, count: Number(v.n) }))
-          .sort(byLabel),
-      }))
-      .filter((a) => a.values.length > 0),
-  };
+  const price = knownPrice !== undefined ? knownPrice : await priceRange(db, dialect, filter);
+  return shapeFacets(options, (id) => counts.get(id) ?? 0, category?.id, price, attrs, valueRows);
 }
