@@ -147,7 +147,6 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
 
       const rows: Row[] = [];
       const facets: Database['product_facets'][] = [];
-      const listing: Database['category_listing'][] = [];
       for (const p of products) {
         const own = skusOf.get(p.id) ?? [];
         // A product without a sku has no price and cannot be sold: it is not listed.
@@ -175,8 +174,6 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
           if (attributes.get(v.attribute_id) === 'color') colors.push({ label: v.display_label, value: v.value });
         }
         for (const c of [0, ...new Set(categoryIds)]) tally(c, card.price.unitPrice, distinct);
-        for (const c of new Set(categoryIds))
-          listing.push({ category_id: c, product_id: p.id, price: card.price.unitPrice, created_at: p.created_at, title: p.title });
         const img = firstImage.get(p.id);
         const catNames = (cats.get(p.id) ?? []).map((m) => categories.get(m.category_id) ?? '').join(' ');
         rows.push({
@@ -215,11 +212,6 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
           .insertInto('product_facets')
           .values(facets.slice(i, i + INSERT_ROWS * 2))
           .execute();
-      for (let i = 0; i < listing.length; i += INSERT_ROWS)
-        await trx
-          .insertInto('category_listing')
-          .values(listing.slice(i, i + INSERT_ROWS))
-          .execute();
       indexed += rows.length;
     }
     const facetRows: Database['category_facets'][] = [];
@@ -236,6 +228,17 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
         .insertInto('category_facets')
         .values(facetRows.slice(i, i + INSERT_ROWS))
         .execute();
+    // Each category's listing, from what was just written: one statement, on the server.
+    await trx
+      .insertInto('category_listing')
+      .columns(['category_id', 'product_id', 'price', 'created_at', 'title'])
+      .expression((eb) =>
+        eb
+          .selectFrom('product_categories as pc')
+          .innerJoin('product_search as ps', 'ps.product_id', 'pc.product_id')
+          .select(['pc.category_id', 'ps.product_id', 'ps.price', 'ps.created_at', 'ps.title']),
+      )
+      .execute();
     await buildSearchWords(trx);
     await refreshFullTextIndex(trx, dialect);
     await trx.deleteFrom('search_index_state').execute();

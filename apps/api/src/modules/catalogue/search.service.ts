@@ -292,8 +292,7 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
     category,
   };
   if (plain) {
-    if (req.fetchCount) result.count = await precomputedCount(db, filter);
-    if (req.facets) result.facets = await facetsFromIndex(db, category, attributesOnce);
+    if (req.fetchCount || req.facets) Object.assign(result, await countAndFacetsFromIndex(db, filter.categoryIds?.[0] ?? 0, category, req, attributesOnce));
   } else if (req.fetchCount && req.facets && filter.minPrice === null && filter.maxPrice === null) {
     // Without a price filter the count and the price facet cover the same matches: one pass.
     const { count, price } = await countAndPriceRange(db, dialect, filter);
@@ -328,12 +327,6 @@ async function fromStoredWord(db: Db, req: TItemSearchRequest, stored: { count: 
   return result;
 }
 
-async function precomputedCount(db: Db, filter: ItemFilter): Promise<number> {
-  const id = filter.categoryIds?.[0] ?? 0;
-  const rows = await precomputedFacets(db, [id]);
-  return Number(rows.find((r) => r.kind === 'count')?.n ?? 0);
-}
-
 /** The facet options of a listing: sub-categories, or a leaf's siblings, or the top level. */
 async function categoryOptions(db: Db, category: TItemSearchResult['category']) {
   if (category) {
@@ -344,12 +337,24 @@ async function categoryOptions(db: Db, category: TItemSearchResult['category']) 
   return topCategories(db);
 }
 
-/** Facets of a category (or of everything) without other filters: counted at build time. */
-async function facetsFromIndex(db: Db, category: TItemSearchResult['category'], attributesOnce: () => Promise<Attributes>): Promise<TFacets> {
+/**
+ * The count and facets of a category (or of everything) without other filters, counted at
+ * build time: one read of category_facets for the category and its facet options.
+ */
+async function countAndFacetsFromIndex(
+  db: Db,
+  countedId: number,
+  category: TItemSearchResult['category'],
+  req: TItemSearchRequest,
+  attributesOnce: () => Promise<Attributes>,
+): Promise<Pick<TItemSearchResult, 'count' | 'facets'>> {
   const id = category?.id ?? 0;
-  const options = await categoryOptions(db, category);
-  const [rows, attrs] = await Promise.all([precomputedFacets(db, [id, ...options.map((o) => o.id)]), attributesOnce()]);
+  const [options, attrs] = req.facets ? await Promise.all([categoryOptions(db, category), attributesOnce()]) : [[], []];
+  const rows = await precomputedFacets(db, [...new Set([countedId, id, ...options.map((o) => o.id)])]);
   const countOf = (c: number) => Number(rows.find((r) => r.category_id === c && r.kind === 'count')?.n ?? 0);
+  const out: Pick<TItemSearchResult, 'count' | 'facets'> = {};
+  if (req.fetchCount) out.count = countOf(countedId);
+  if (!req.facets) return out;
   const own = rows.filter((r) => r.category_id === id);
   const min = own.find((r) => r.kind === 'price' && r.key === 'min');
   const max = own.find((r) => r.kind === 'price' && r.key === 'max');
@@ -359,7 +364,8 @@ async function facetsFromIndex(db: Db, category: TItemSearchResult['category'], 
       const colon = r.key.indexOf(':');
       return { attribute_id: Number(r.key.slice(0, colon)), value: r.key.slice(colon + 1), display_label: r.label, n: Number(r.n) };
     });
-  return shapeFacets(options, countOf, category?.id, min && max ? { min: Number(min.n), max: Number(max.n) } : null, attrs, values);
+  out.facets = shapeFacets(options, countOf, category?.id, min && max ? { min: Number(min.n), max: Number(max.n) } : null, attrs, values);
+  return out;
 }
 
 async function facets(
