@@ -79,10 +79,10 @@ function tablesOf(text: string): string[] {
 
 const pages = () => [
   { url: '/', budget: 8 },
-  { url: `/shop?categoryId=${category.id}&categoryName=${encodeURIComponent(category.name)}`, budget: 10 },
-  { url: '/shop?q=SOFA&categoryName=all', budget: 14 },
-  { url: `/details?id=${product.id}`, budget: 10 },
-  { url: `/products/${product.slug}`, budget: 10 },
+  { url: `/shop?categoryId=${category.id}&categoryName=${encodeURIComponent(category.name)}`, budget: 7 },
+  { url: '/shop?q=SOFA&categoryName=all', budget: 9 },
+  { url: `/details?id=${product.id}`, budget: 9 },
+  { url: `/products/${product.slug}`, budget: 9 },
   { url: '/cart', budget: 0 },
 ];
 

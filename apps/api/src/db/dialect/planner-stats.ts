@@ -9,6 +9,8 @@ import type { Dialect } from '../database.ts';
 // table again, and it does so within a minute.
 
 const TABLES = ['products', 'skus', 'product_categories', 'product_search', 'product_facets', 'category_facets', 'category_listing'] as const;
+/** Tables a bulk load fills beside the read side. */
+const LOADED = [...TABLES, 'stocks', 'sku_attribute_values', 'product_images'] as const;
 
 export async function refreshPlannerStats(db: Kysely<any>, dialect: Dialect): Promise<void> {
   if (dialect !== 'sqlite') return;
@@ -16,4 +18,14 @@ export async function refreshPlannerStats(db: Kysely<any>, dialect: Dialect): Pr
   // milliseconds, whatever the catalogue's size.
   await sql`PRAGMA analysis_limit = 1000`.execute(db);
   for (const t of TABLES) await sql`ANALYZE ${sql.table(t)}`.execute(db);
+}
+
+/**
+ * After a bulk load (`npm run seed -- --products N`): every catalogue table's statistics, on
+ * both databases. PostgreSQL's autovacuum would get there in its own time, or never where it
+ * is switched off: without statistics a product page's stock read joined all 900,000 stock
+ * rows at 100k products (140 ms instead of 0.1 ms).
+ */
+export async function analyzeAfterBulkLoad(db: Kysely<any>): Promise<void> {
+  for (const t of LOADED) await sql`ANALYZE ${sql.table(t)}`.execute(db);
 }

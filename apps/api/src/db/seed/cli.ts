@@ -35,6 +35,8 @@ try {
     const indexing = Date.now();
     const { products: indexed } = await rebuildSearchIndex(db.kysely, db.dialect);
     console.log(`Indexed ${indexed} products for search in ${((Date.now() - indexing) / 1000).toFixed(1)} s`);
+    const { analyzeAfterBulkLoad } = await import('../dialect/planner-stats.ts');
+    await analyzeAfterBulkLoad(db.kysely);
   }
 } finally {
   await db.destroy();
