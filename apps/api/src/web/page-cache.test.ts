@@ -37,7 +37,12 @@ describe('the page cache', () => {
 
   it('gives each answer its own nonce', () => {
     const page = { status: 200, headers: [], body: '<script nonce="AAA+/=">1</script><script nonce="AAA+/=">2</script>', nonce: 'AAA+/=' };
-    expect(withNonce(page, 'BBB')).toBe('<script nonce="BBB">1</script><script nonce="BBB">2</script>');
+    expect(withNonce(page, 'BBB').toString()).toBe('<script nonce="BBB">1</script><script nonce="BBB">2</script>');
+    // A nonce of the same length is written over the old one in a copy of the encoded page.
+    expect(withNonce(page, 'CCC+/=').toString()).toBe('<script nonce="CCC+/=">1</script><script nonce="CCC+/=">2</script>');
+    expect(withNonce(page, 'DDDDDD').toString()).toBe('<script nonce="DDDDDD">1</script><script nonce="DDDDDD">2</script>');
+    const plain = { status: 200, headers: [], body: 'ünïcode, no nonce', nonce: 'AAA+/=' };
+    expect(withNonce(plain, 'CCC+/=').toString()).toBe('ünïcode, no nonce');
   });
 
   it('a page is fresh for its lifetime', async () => {
