@@ -12,6 +12,7 @@ import type { Db } from './db/database.ts';
 import { apiKeyPlugin } from './plugins/api-key.ts';
 import { accountsPlugin } from './modules/accounts/accounts.plugin.ts';
 import { createSessionResolver } from './modules/accounts/sessions.ts';
+import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { cataloguePlugin } from './plugins/catalogue.ts';
 import { clientErrorHandler, errorBody, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
@@ -129,6 +130,8 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   // The accounts module passes its session resolver here.
   await app.register(accountsPlugin);
   await app.register(authPlugin, { resolve: createSessionResolver(app.accounts) });
+  // Staff sessions and the permission of every /api/admin route (before the routes).
+  await app.register(adminAuthPlugin);
   await app.register(filesPlugin, files ?? {});
   // Card payments: the provider (sandbox or SSLCommerz) and its housekeeping.
   await app.register(paymentsPlugin);

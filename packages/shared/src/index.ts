@@ -24,3 +24,5 @@ export * from './catalogue-schemas.ts';
 export * from './checkout.ts';
 export * from './checkout-schemas.ts';
 export * from './upload-client.ts';
+export * from './admin.ts';
+export * from './admin-schemas.ts';

@@ -77,6 +77,8 @@ export interface ShopReads {
    * content, bullets, articles, variant pictures, stock rows, the branches, `relatedSize`
    * related items, attachments and the attributes' help texts.
    */
+  /** The slug a product has now, when `slug` is one it had before; else null. */
+  slugRedirect(slug: string): Promise<string | null>;
   productPage(
     by: { id?: number; slug?: string; code?: string },
     relatedSize: number,

@@ -31,6 +31,11 @@ export interface ProductsTable {
   is_new_arrival: number;
   model_url: string | null;
   created_at: string;
+  /** 'published', 'draft' or 'archived': only published products reach shoppers. */
+  status: Generated<string>;
+  /** Moves on every back-office write: an edit made from an older version is refused (409). */
+  version: Generated<number>;
+  updated_at?: string | null;
 }
 
 export interface ProductImagesTable {
@@ -55,6 +60,8 @@ export interface SkusTable {
   sales_price: number;
   discounted_sales_price: number | null;
   sort_order: number;
+  /** Below this many in all branches the sku is low on stock; null: the shop's default. */
+  low_stock_threshold?: number | null;
 }
 
 export interface AttributesTable {
@@ -595,6 +602,84 @@ export interface ProductFacetsTable {
   display_label: string;
 }
 
+/** Back-office accounts (migration 0015). */
+export interface StaffTable {
+  id: Generated<number>;
+  email: string;
+  email_key: string;
+  full_name: string;
+  /** 'owner', 'manager', 'staff' or 'read_only' */
+  role: string;
+  password_hash: string;
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  totp_last_step: Generated<number>;
+  disabled_at: string | null;
+  version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  password_changed_at: string;
+}
+
+export interface StaffSessionsTable {
+  id: Generated<number>;
+  staff_id: number;
+  token_hash: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  user_agent: Generated<string>;
+  ip: Generated<string>;
+}
+
+export interface StaffRecoveryCodesTable {
+  id: Generated<number>;
+  staff_id: number;
+  code_hash: string;
+  used_at: string | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  staff_id: number | null;
+  staff_email: string;
+  action: string;
+  entity: string;
+  entity_id: string;
+  before: string | null;
+  after: string | null;
+  diff: string;
+  ip: string;
+  created_at: string;
+}
+
+export interface ProductSlugRedirectsTable {
+  slug: string;
+  product_id: number;
+  created_at: string;
+}
+
+export interface StockMovementsTable {
+  id: Generated<number>;
+  sku_id: number;
+  branch_id: number;
+  delta: number;
+  quantity_after: number;
+  /** 'received', 'sold', 'returned' or 'correction' */
+  reason: string;
+  note: Generated<string>;
+  staff_id: number | null;
+  created_at: string;
+}
+
+/** One row: moves whenever the back office changes what the read side is made from. */
+export interface ReadSideVersionTable {
+  id: number;
+  version: number;
+  changed_at: string;
+}
+
 export interface Database {
   categories: CategoriesTable;
   products: ProductsTable;
@@ -644,6 +729,13 @@ export interface Database {
   sale_attachments: SaleAttachmentsTable;
   sandbox_payment_sessions: SandboxPaymentSessionsTable;
   checkout_keys: CheckoutKeysTable;
+  staff: StaffTable;
+  staff_sessions: StaffSessionsTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
+  audit_log: AuditLogTable;
+  product_slug_redirects: ProductSlugRedirectsTable;
+  stock_movements: StockMovementsTable;
+  read_side_version: ReadSideVersionTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

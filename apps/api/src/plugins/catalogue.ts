@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { refreshPlannerStats } from '../db/dialect/planner-stats.ts';
 import { ReadCache } from '../lib/read-cache.ts';
 import { RenderGate } from '../web/render-gate.ts';
-import { discountsInForce, rebuildSearchIndex, searchIndexIsCurrent, storedSignature } from '../modules/catalogue/search-index.ts';
+import { discountsInForce, readSideVersion, rebuildSearchIndex, searchIndexIsCurrent, storedSignature } from '../modules/catalogue/search-index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,11 +15,23 @@ declare module 'fastify' {
     searchGate: RenderGate;
     /** Rebuilds when the global discounts in force are not those the index was priced with. */
     checkCatalogueDiscounts(): Promise<boolean>;
+    /**
+     * After a back-office write committed (its read-side rows are written with it): forgets
+     * every cached read and page of this process. Other processes learn of it by polling
+     * the read side's version.
+     */
+    catalogueChanged(): Promise<void>;
   }
 }
 
 /** How often the discounts in force are compared with those the listings were priced with. */
 const DISCOUNT_CHECK_MS = 60_000;
+/**
+ * How often each process reads the read side's version (one row by its key): a change made
+ * through another process sharing the database is served within this, plus a request
+ * (docs/decisions/0031).
+ */
+export const READ_SIDE_POLL_MS = 400;
 
 /**
  * The catalogue's read side: the in-process read cache, and a search index that covers the
@@ -58,8 +70,27 @@ export const cataloguePlugin = fp(async (app: FastifyInstance) => {
     return true;
   });
 
+  let version = -1;
+  app.decorate('catalogueChanged', async () => {
+    version = await readSideVersion(db);
+    cache.clear();
+  });
+  const pollVersion = async () => {
+    const now = await readSideVersion(db);
+    if (now !== version) {
+      if (version !== -1) cache.clear();
+      version = now;
+    }
+  };
+
   let timer: NodeJS.Timeout | undefined;
+  let poller: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
+    await pollVersion();
+    poller = setInterval(() => {
+      pollVersion().catch((err) => app.log.warn({ err }, 'could not read the read side version'));
+    }, READ_SIDE_POLL_MS);
+    poller.unref();
     const [current, stored, { signature }] = await Promise.all([searchIndexIsCurrent(db), storedSignature(db), discountsInForce(db)]);
     if (!current || stored !== signature) await app.reindexCatalogue();
     else {
@@ -72,5 +103,8 @@ export const cataloguePlugin = fp(async (app: FastifyInstance) => {
     }, DISCOUNT_CHECK_MS);
     timer.unref();
   });
-  app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    clearInterval(poller);
+  });
 });

@@ -19,6 +19,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           authToken: { type: 'apiKey', in: 'header', name: 'x-auth-token' },
+          // The back office (/api/admin/*): the staff session cookie, separate from customers'.
+          adminSession: { type: 'apiKey', in: 'cookie', name: 'admin_sid' },
         },
       },
       security: [{ apiKey: [] }],

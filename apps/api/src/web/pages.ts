@@ -193,7 +193,10 @@ export async function registerPages(app: FastifyInstance, opts: PagesOptions) {
 
       async function renderPage() {
         // Guests' catalogue pages go through the page cache (web/page-cache.ts, docs/decisions/0007).
-        const cacheKey = pageCache.keyFor(req);
+        // The read side's generation is part of the key: after a catalogue change no page
+        // rendered before it is served again.
+        const pageKey = pageCache.keyFor(req);
+        const cacheKey = pageKey && `${app.readCache.generation}|${pageKey}`;
         if (cacheKey) {
           const send = (page: CachedPage) => {
             for (const [k, v] of page.headers) reply.header(k, v);

@@ -28,6 +28,7 @@ import {
   sliders,
   variantImages,
 } from '../modules/catalogue/catalogue.service.ts';
+import { slugRedirect } from '../modules/catalogue/catalogue.repository.ts';
 import { searchItems } from '../modules/catalogue/search.service.ts';
 import { listCurrencies } from '../modules/currencies/currencies.service.ts';
 import { searchDiscounts } from '../modules/pricing/pricing.service.ts';
@@ -147,6 +148,9 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
         throw badRequest('Give exactly one of id, slug or code', { id: 'exactly one of id, slug or code' });
       }
       return itemDetails(db, { ...by, code: by.code?.trim().toUpperCase() });
+    },
+    async slugRedirect(slug) {
+      return (await slugRedirect(db, slug.slice(0, 200)))?.slug ?? null;
     },
     async productPage(input, relatedSize) {
       const by = parsed(ZItemLookup, input);

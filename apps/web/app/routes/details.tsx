@@ -1,6 +1,6 @@
 import { categoryPath, chooseSku, productPath, skuOptions, skuSelection, type TProductDetails } from '@storefront/shared';
 import { useEffect, useMemo, useState } from 'react';
-import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router';
+import { data, Link, redirect, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router';
 import { WishlistToggle } from '../components/account/wishlist-toggle.tsx';
 import { AddToCartButton } from '../components/cart/add-to-cart.tsx';
 import { CubeIcon, TickIcon } from '../components/catalogue/catalogue-icons.tsx';
@@ -27,7 +27,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   else if (url.searchParams.get('slug')) by = { slug: url.searchParams.get('slug')! };
   else throw data({ message: 'Choose a product to see its page: /details?id=…' }, { status: 404 });
 
-  const { item, content, bullets, articles, variants, stock, branches, attachments, helpTexts } = await pageRead(() => context.reads.productPage(by, 0));
+  const { item, content, bullets, articles, variants, stock, branches, attachments, helpTexts } = await pageRead(() => context.reads.productPage(by, 0)).catch(
+    async (err) => {
+      // A product's old address leads to its new one (its slug changed in the back office).
+      const moved = by.slug && (err as { status?: number })?.status === 404 ? await context.reads.slugRedirect(by.slug) : null;
+      if (moved) throw redirect(`${productPath(moved)}${url.search}`, 301);
+      throw err;
+    },
+  );
   // Below the first screen: streamed after it (docs/decisions/0029).
   const related = later(
     () => context.reads.linkedItems({ page: 1, size: 8, textParams: [{ field: 'itemId', value: item.id, matchType: 'EXACT' }] }).then((p) => p.list),

@@ -43,8 +43,9 @@ const PRODUCT_COLUMNS = [
   'created_at',
 ] as const;
 
+/** A published product (drafts and archived products are the back office's alone). */
 export function productBy(db: Db, by: { id?: number; slug?: string; code?: string }) {
-  let q = db.selectFrom('products').select(PRODUCT_COLUMNS);
+  let q = db.selectFrom('products').select(PRODUCT_COLUMNS).where('status', '=', 'published');
   if (by.id !== undefined) q = q.where('id', '=', by.id);
   else if (by.slug !== undefined) q = q.where('slug', '=', by.slug);
   else if (by.code !== undefined) q = q.where('model_code', '=', by.code);
@@ -57,7 +58,7 @@ export function productIdBySkuCode(db: Db, code: string) {
 }
 
 export function productIdByModelCode(db: Db, code: string) {
-  return db.selectFrom('products').select('id').where('model_code', '=', code).executeTakeFirst();
+  return db.selectFrom('products').select('id').where('model_code', '=', code).where('status', '=', 'published').executeTakeFirst();
 }
 
 export function productCategories(db: Db, productId: number) {
@@ -149,7 +150,7 @@ export function bundleParts(db: Db, bundleIds: number[]) {
 }
 
 export function bundleProducts(db: Db, id?: number) {
-  let q = db.selectFrom('products').select(['id', 'title', 'slug', 'model_code']).where('kind', '=', 'bundle');
+  let q = db.selectFrom('products').select(['id', 'title', 'slug', 'model_code']).where('kind', '=', 'bundle').where('status', '=', 'published');
   if (id !== undefined) q = q.where('id', '=', id);
   return q.orderBy('id').limit(100).execute();
 }
@@ -205,17 +206,29 @@ export function cmsOfType(db: Db, types: string[]) {
 }
 
 export function productsWithModel(db: Db) {
-  return db.selectFrom('products').select(['id', 'model_url', 'title']).where('model_url', 'is not', null);
+  return db.selectFrom('products').select(['id', 'model_url', 'title']).where('model_url', 'is not', null).where('status', '=', 'published');
 }
 
 export function sitemapProducts(db: Db, offset: number, limit: number) {
-  return db.selectFrom('products').select(['slug', 'created_at']).orderBy('id').offset(offset).limit(limit).execute();
+  return db.selectFrom('products').select(['slug', 'created_at']).where('status', '=', 'published').orderBy('id').offset(offset).limit(limit).execute();
 }
 
 export async function productCount(db: Db): Promise<number> {
   const r = await db
     .selectFrom('products')
+    .where('status', '=', 'published')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirst();
   return Number(r?.n ?? 0);
+}
+
+/** The product a former slug now belongs to (the back office keeps old addresses working). */
+export function slugRedirect(db: Db, slug: string) {
+  return db
+    .selectFrom('product_slug_redirects as r')
+    .innerJoin('products as p', 'p.id', 'r.product_id')
+    .select('p.slug')
+    .where('r.slug', '=', slug)
+    .where('p.status', '=', 'published')
+    .executeTakeFirst();
 }

@@ -12,10 +12,10 @@ import { buildSearchWords } from './search-words.ts';
 // the category facets and listings, and the common search words)
 // from the catalogue tables (migration 0004, docs/decisions/0006). Listings sort and filter
 // by the price a shopper is shown: each sku priced by the shared rule (packages/shared
-// priceSku: its own sale price or the best global discount in force). The catalogue changes
-// only through the seed (there is no back office yet), so a full rebuild is all we need: at
+// priceSku: its own sale price or the best global discount in force). It is rebuilt whole at
 // start when the index does not cover the catalogue, when the discounts in force change
-// (plugins/catalogue.ts checks every minute), and after a test adds products.
+// (plugins/catalogue.ts checks every minute), and after a test adds products; a back-office
+// write updates the rows of the products it wrote (syncProducts).
 
 const BATCH = 2000;
 const INSERT_ROWS = 400;
@@ -69,8 +69,7 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
     await trx.deleteFrom('product_facets').execute();
     await trx.deleteFrom('product_search').execute();
 
-    const categories = new Map((await trx.selectFrom('categories').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
-    const attributes = new Map((await trx.selectFrom('attributes').select(['id', 'name']).execute()).map((a) => [a.id, a.name]));
+    const { categories, attributes } = await namesOf(trx);
     const bounds = await trx
       .selectFrom('products')
       .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')])
@@ -80,7 +79,7 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
     let indexed = 0;
     // Per category (0: everything): products, price range, products per attribute value.
     const agg = new Map<number, { count: number; min: number; max: number; attrs: Map<string, { label: string; n: number }> }>();
-    const tally = (categoryId: number, price: number, values: { attribute_id: number; value: string; display_label: string }[]) => {
+    const tally = (categoryId: number, price: number, values: FacetValue[]) => {
       let a = agg.get(categoryId);
       if (!a) agg.set(categoryId, (a = { count: 0, min: price, max: price, attrs: new Map() }));
       a.count++;
@@ -94,124 +93,11 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
       }
     };
 
+    const ctx: IndexContext = { discounts, categories, attributes };
     for (let from = lo; from <= hi; from += BATCH) {
-      const to = from + BATCH;
-      const products = await trx
-        .selectFrom('products')
-        .select(['id', 'title', 'slug', 'model_code', 'kind', 'primary_category_id', 'is_new_arrival', 'created_at'])
-        .where('id', '>=', from)
-        .where('id', '<', to)
-        .orderBy('id')
-        .execute();
-      if (!products.length) continue;
-      const memberships = await trx
-        .selectFrom('product_categories')
-        .select(['product_id', 'category_id'])
-        .where('product_id', '>=', from)
-        .where('product_id', '<', to)
-        .execute();
-      const skus = await trx
-        .selectFrom('skus')
-        .select(['id', 'product_id', 'code', 'sales_price', 'discounted_sales_price', 'sort_order'])
-        .where('product_id', '>=', from)
-        .where('product_id', '<', to)
-        .orderBy('product_id')
-        .orderBy('sort_order')
-        .orderBy('id')
-        .execute();
-      const values = await trx
-        .selectFrom('sku_attribute_values as v')
-        .innerJoin('skus as s', 's.id', 'v.sku_id')
-        .select(['s.product_id', 'v.sku_id', 'v.attribute_id', 'v.value', 'v.display_label'])
-        .where('s.product_id', '>=', from)
-        .where('s.product_id', '<', to)
-        .orderBy('s.product_id')
-        .orderBy('s.sort_order')
-        .orderBy('s.id')
-        .execute();
-      const images = await trx
-        .selectFrom('product_images')
-        .select(['product_id', 'url', 'alt'])
-        .where('product_id', '>=', from)
-        .where('product_id', '<', to)
-        .orderBy('product_id')
-        .orderBy('sort_order')
-        .orderBy('id')
-        .execute();
-
-      const cats = group(memberships, (m) => m.product_id);
-      const skusOf = group(skus, (s) => s.product_id);
-      const valuesOf = group(values, (v) => v.product_id);
-      const firstImage = new Map<number, { url: string; alt: string }>();
-      for (const img of images) if (!firstImage.has(img.product_id)) firstImage.set(img.product_id, img);
-
-      const rows: Row[] = [];
-      const facets: Database['product_facets'][] = [];
-      for (const p of products) {
-        const own = skusOf.get(p.id) ?? [];
-        // A product without a sku has no price and cannot be sold: it is not listed.
-        if (!own.length) continue;
-        const categoryIds = (cats.get(p.id) ?? []).map((m) => m.category_id);
-        const priced = own.map((s) => ({
-          sku: s,
-          price: priceSku(
-            { productId: p.id, categoryIds, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price },
-            discounts,
-          ),
-        }));
-        let card = priced[0];
-        for (const x of priced) if (x.price.unitPrice < card.price.unitPrice) card = x;
-        const vals = valuesOf.get(p.id) ?? [];
-        const seen = new Set<string>();
-        const colors: { label: string; value: string }[] = [];
-        const distinct: typeof vals = [];
-        for (const v of vals) {
-          const key = `${v.attribute_id}\u0000${v.value}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          distinct.push(v);
-          facets.push({ product_id: p.id, attribute_id: v.attribute_id, value: v.value, display_label: v.display_label });
-          if (attributes.get(v.attribute_id) === 'color') colors.push({ label: v.display_label, value: v.value });
-        }
-        for (const c of [0, ...new Set(categoryIds)]) tally(c, card.price.unitPrice, distinct);
-        const img = firstImage.get(p.id);
-        const catNames = (cats.get(p.id) ?? []).map((m) => categories.get(m.category_id) ?? '').join(' ');
-        rows.push({
-          product_id: p.id,
-          title: p.title,
-          slug: p.slug,
-          model_code: p.model_code,
-          kind: p.kind,
-          primary_category_id: p.primary_category_id,
-          image_url: img?.url ?? null,
-          image_alt: img?.alt ?? p.title,
-          sku_code: card.sku.code,
-          sales_price: card.sku.sales_price,
-          discounted_sales_price: card.sku.discounted_sales_price,
-          price: card.price.unitPrice,
-          on_sale: priced.some((x) => x.price.saving > 0) ? 1 : 0,
-          is_new_arrival: p.is_new_arrival,
-          sku_count: own.length,
-          colors: JSON.stringify(colors),
-          category_ids: JSON.stringify([...new Set(categoryIds)].sort((a, b) => a - b)),
-          created_at: p.created_at,
-          title_text: searchText(p.title),
-          // The model code and the codes of its skus ("AFL-1021-GRE-1").
-          model_text: searchText([p.model_code ?? '', ...own.map((s) => s.code)].join(' ')),
-          category_text: searchText(catNames),
-          attribute_text: searchText([...new Set(vals.map((v) => v.display_label))].join(' ')),
-        });
-      }
-      for (let i = 0; i < rows.length; i += INSERT_ROWS)
-        await trx
-          .insertInto('product_search')
-          .values(rows.slice(i, i + INSERT_ROWS))
-          .execute();
-      for (let i = 0; i < facets.length; i += INSERT_ROWS * 2)
-        await trx
-          .insertInto('product_facets')
-          .values(facets.slice(i, i + INSERT_ROWS * 2))
-          .execute();
+      const { rows, facets, tallies } = await indexProducts(trx, ctx, { from, to: from + BATCH });
+      for (const t of tallies) for (const c of t.categoryIds) tally(c, t.price, t.values);
+      await insertIndexRows(trx, rows, facets);
       indexed += rows.length;
     }
     const facetRows: Database['category_facets'][] = [];
@@ -247,6 +133,283 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
   });
 }
 
+const TEXT_COLUMNS = ['title_text', 'model_text', 'category_text', 'attribute_text'] as const;
+
+/**
+ * A back-office write's share of the read side (docs/decisions/0031), in the write's own
+ * transaction so that the next request sees the change: the written products' rows in
+ * product_search, its full-text index, product_facets and category_listing; the facets of
+ * every category they are or were filed under; and the stored answers of every common word
+ * they have or had, which are dropped (such a word is searched live until the next full
+ * rebuild: correct, only slower). Products that are not published leave the read side.
+ */
+export async function syncProducts(trx: Kysely<Database>, dialect: Dialect, productIds: number[]): Promise<void> {
+  const ids = [...new Set(productIds)];
+  if (!ids.length) return;
+  await lockForTransaction(trx, dialect, INDEX_LOCK);
+  const old = await trx
+    .selectFrom('product_search')
+    .select(['product_id', 'category_ids', ...TEXT_COLUMNS])
+    .where('product_id', 'in', ids)
+    .execute();
+  if (dialect === 'sqlite') {
+    // External content: FTS5 forgets a row only when told its old words.
+    for (const r of old) {
+      await sql`insert into product_search_fts(product_search_fts, rowid, title_text, model_text, category_text, attribute_text)
+        values ('delete', ${r.product_id}, ${r.title_text}, ${r.model_text}, ${r.category_text}, ${r.attribute_text})`.execute(trx);
+    }
+  }
+  await trx.deleteFrom('category_listing').where('product_id', 'in', ids).execute();
+  await trx.deleteFrom('product_facets').where('product_id', 'in', ids).execute();
+  await trx.deleteFrom('product_search').where('product_id', 'in', ids).execute();
+
+  const { discounts } = await discountsInForce(trx);
+  const { rows, facets } = await indexProducts(trx, { discounts, ...(await namesOf(trx)) }, ids);
+  await insertIndexRows(trx, rows, facets);
+  if (dialect === 'sqlite') {
+    for (const r of rows) {
+      await sql`insert into product_search_fts(rowid, title_text, model_text, category_text, attribute_text)
+        values (${r.product_id}, ${r.title_text}, ${r.model_text}, ${r.category_text}, ${r.attribute_text})`.execute(trx);
+    }
+  }
+  await trx
+    .insertInto('category_listing')
+    .columns(['category_id', 'product_id', 'price', 'created_at', 'title'])
+    .expression((eb) =>
+      eb
+        .selectFrom('product_categories as pc')
+        .innerJoin('product_search as ps', 'ps.product_id', 'pc.product_id')
+        .select(['pc.category_id', 'ps.product_id', 'ps.price', 'ps.created_at', 'ps.title'])
+        .where('pc.product_id', 'in', ids),
+    )
+    .execute();
+
+  const touched = new Set<number>([0]);
+  for (const r of [...old, ...rows]) for (const c of JSON.parse(r.category_ids) as number[]) touched.add(c);
+  await recountCategoryFacets(trx, [...touched]);
+
+  // Every word that is the start of one of their words, before or after: those are the
+  // common words whose stored answers may include, or should now include, these products.
+  const prefixes = new Set<string>();
+  for (const r of [...old, ...rows])
+    for (const col of TEXT_COLUMNS) for (const token of r[col].split(' ')) for (let len = 1; len <= token.length; len++) prefixes.add(token.slice(0, len));
+  const list = [...prefixes];
+  for (let i = 0; i < list.length; i += 500)
+    await trx
+      .deleteFrom('search_words')
+      .where('word', 'in', list.slice(i, i + 500))
+      .execute();
+}
+
+/** The facets of some categories (0: the whole catalogue) counted again from the read side. */
+async function recountCategoryFacets(trx: Kysely<Database>, categoryIds: number[]): Promise<void> {
+  await trx.deleteFrom('category_facets').where('category_id', 'in', categoryIds).execute();
+  const out: Database['category_facets'][] = [];
+  const push = (categoryId: number, s: { n: unknown; lo: unknown; hi: unknown } | undefined) => {
+    if (!s || Number(s.n) === 0) return false;
+    out.push(
+      { category_id: categoryId, kind: 'count', key: '', label: '', n: Number(s.n) },
+      { category_id: categoryId, kind: 'price', key: 'min', label: '', n: Number(s.lo) },
+      { category_id: categoryId, kind: 'price', key: 'max', label: '', n: Number(s.hi) },
+    );
+    return true;
+  };
+  const attrRow = (categoryId: number, a: { attribute_id: number; value: string; label: string; n: unknown }) =>
+    out.push({ category_id: categoryId, kind: 'attr', key: `${a.attribute_id}:${a.value}`, label: a.label, n: Number(a.n) });
+
+  if (categoryIds.includes(0)) {
+    const all = await trx
+      .selectFrom('product_search')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('price').as('lo'), eb.fn.max('price').as('hi')])
+      .executeTakeFirst();
+    if (push(0, all)) {
+      const attrs = await trx
+        .selectFrom('product_facets')
+        .select((eb) => ['attribute_id', 'value', eb.fn.min('display_label').as('label'), eb.fn.countAll().as('n')])
+        .groupBy(['attribute_id', 'value'])
+        .execute();
+      for (const a of attrs) attrRow(0, a);
+    }
+  }
+  const named = categoryIds.filter((c) => c !== 0);
+  if (named.length) {
+    const stats = await trx
+      .selectFrom('category_listing')
+      .select((eb) => ['category_id', eb.fn.countAll().as('n'), eb.fn.min('price').as('lo'), eb.fn.max('price').as('hi')])
+      .where('category_id', 'in', named)
+      .groupBy('category_id')
+      .execute();
+    for (const st of stats) push(st.category_id, st);
+    const attrs = await trx
+      .selectFrom('category_listing as cl')
+      .innerJoin('product_facets as pf', 'pf.product_id', 'cl.product_id')
+      .select((eb) => ['cl.category_id', 'pf.attribute_id', 'pf.value', eb.fn.min('pf.display_label').as('label'), eb.fn.countAll().as('n')])
+      .where('cl.category_id', 'in', named)
+      .groupBy(['cl.category_id', 'pf.attribute_id', 'pf.value'])
+      .execute();
+    for (const a of attrs) attrRow(a.category_id, a);
+  }
+  for (let i = 0; i < out.length; i += INSERT_ROWS)
+    await trx
+      .insertInto('category_facets')
+      .values(out.slice(i, i + INSERT_ROWS))
+      .execute();
+}
+
+/** Tells every process sharing the database that the read side changed (plugins/catalogue.ts polls it). */
+export async function bumpReadSideVersion(trx: Kysely<Database>): Promise<void> {
+  await trx
+    .updateTable('read_side_version')
+    .set((eb) => ({ version: eb('version', '+', 1), changed_at: new Date().toISOString() }))
+    .where('id', '=', 1)
+    .execute();
+}
+
+export async function readSideVersion(db: Kysely<Database>): Promise<number> {
+  const r = await db.selectFrom('read_side_version').select('version').where('id', '=', 1).executeTakeFirst();
+  return Number(r?.version ?? 0);
+}
+
+interface IndexContext {
+  discounts: TGlobalDiscount[];
+  categories: Map<number, string>;
+  attributes: Map<number, string>;
+}
+
+type FacetValue = { attribute_id: number; value: string; display_label: string };
+/** Products by a range of ids (the rebuild's batches) or by a list (a back-office write). */
+type Pick = { from: number; to: number } | number[];
+
+async function namesOf(db: Kysely<Database>) {
+  const categories = new Map((await db.selectFrom('categories').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
+  const attributes = new Map((await db.selectFrom('attributes').select(['id', 'name']).execute()).map((a) => [a.id, a.name]));
+  return { categories, attributes };
+}
+
+function idFilter(pick: Pick, column: string) {
+  // biome-ignore lint/suspicious/noExplicitAny: the one filter on a product id column, applied to queries of several tables
+  return (eb: any) => (Array.isArray(pick) ? eb(column, 'in', pick.length ? pick : [-1]) : eb.and([eb(column, '>=', pick.from), eb(column, '<', pick.to)]));
+}
+
+/**
+ * The read side's rows of the published products picked: their product_search rows, their
+ * facet values, and what each adds to its categories' facets.
+ */
+async function indexProducts(trx: Kysely<Database>, ctx: IndexContext, pick: Pick) {
+  const { discounts, categories, attributes } = ctx;
+  const rows: Row[] = [];
+  const facets: Database['product_facets'][] = [];
+  const tallies: { categoryIds: number[]; price: number; values: FacetValue[] }[] = [];
+  const products = await trx
+    .selectFrom('products')
+    .select(['id', 'title', 'slug', 'model_code', 'kind', 'primary_category_id', 'is_new_arrival', 'created_at'])
+    .where(idFilter(pick, 'id'))
+    // Drafts and archived products never reach shoppers.
+    .where('status', '=', 'published')
+    .orderBy('id')
+    .execute();
+  if (!products.length) return { rows, facets, tallies };
+  const memberships = await trx.selectFrom('product_categories').select(['product_id', 'category_id']).where(idFilter(pick, 'product_id')).execute();
+  const skus = await trx
+    .selectFrom('skus')
+    .select(['id', 'product_id', 'code', 'sales_price', 'discounted_sales_price', 'sort_order'])
+    .where(idFilter(pick, 'product_id'))
+    .orderBy('product_id')
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+  const values = await trx
+    .selectFrom('sku_attribute_values as v')
+    .innerJoin('skus as s', 's.id', 'v.sku_id')
+    .select(['s.product_id', 'v.sku_id', 'v.attribute_id', 'v.value', 'v.display_label'])
+    .where(idFilter(pick, 's.product_id'))
+    .orderBy('s.product_id')
+    .orderBy('s.sort_order')
+    .orderBy('s.id')
+    .execute();
+  const images = await trx
+    .selectFrom('product_images')
+    .select(['product_id', 'url', 'alt'])
+    .where(idFilter(pick, 'product_id'))
+    .orderBy('product_id')
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+
+  const cats = group(memberships, (m) => m.product_id);
+  const skusOf = group(skus, (s) => s.product_id);
+  const valuesOf = group(values, (v) => v.product_id);
+  const firstImage = new Map<number, { url: string; alt: string }>();
+  for (const img of images) if (!firstImage.has(img.product_id)) firstImage.set(img.product_id, img);
+
+  for (const p of products) {
+    const own = skusOf.get(p.id) ?? [];
+    // A product without a sku has no price and cannot be sold: it is not listed.
+    if (!own.length) continue;
+    const categoryIds = (cats.get(p.id) ?? []).map((m) => m.category_id);
+    const priced = own.map((s) => ({
+      sku: s,
+      price: priceSku({ productId: p.id, categoryIds, skuCode: s.code, salesPrice: s.sales_price, discountedSalesPrice: s.discounted_sales_price }, discounts),
+    }));
+    let card = priced[0];
+    for (const x of priced) if (x.price.unitPrice < card.price.unitPrice) card = x;
+    const vals = valuesOf.get(p.id) ?? [];
+    const seen = new Set<string>();
+    const colors: { label: string; value: string }[] = [];
+    const distinct: FacetValue[] = [];
+    for (const v of vals) {
+      const key = `${v.attribute_id}\u0000${v.value}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      distinct.push(v);
+      facets.push({ product_id: p.id, attribute_id: v.attribute_id, value: v.value, display_label: v.display_label });
+      if (attributes.get(v.attribute_id) === 'color') colors.push({ label: v.display_label, value: v.value });
+    }
+    tallies.push({ categoryIds: [0, ...new Set(categoryIds)], price: card.price.unitPrice, values: distinct });
+    const img = firstImage.get(p.id);
+    const catNames = (cats.get(p.id) ?? []).map((m) => categories.get(m.category_id) ?? '').join(' ');
+    rows.push({
+      product_id: p.id,
+      title: p.title,
+      slug: p.slug,
+      model_code: p.model_code,
+      kind: p.kind,
+      primary_category_id: p.primary_category_id,
+      image_url: img?.url ?? null,
+      image_alt: img?.alt ?? p.title,
+      sku_code: card.sku.code,
+      sales_price: card.sku.sales_price,
+      discounted_sales_price: card.sku.discounted_sales_price,
+      price: card.price.unitPrice,
+      on_sale: priced.some((x) => x.price.saving > 0) ? 1 : 0,
+      is_new_arrival: p.is_new_arrival,
+      sku_count: own.length,
+      colors: JSON.stringify(colors),
+      category_ids: JSON.stringify([...new Set(categoryIds)].sort((a, b) => a - b)),
+      created_at: p.created_at,
+      title_text: searchText(p.title),
+      // The model code and the codes of its skus ("AFL-1021-GRE-1").
+      model_text: searchText([p.model_code ?? '', ...own.map((s) => s.code)].join(' ')),
+      category_text: searchText(catNames),
+      attribute_text: searchText([...new Set(vals.map((v) => v.display_label))].join(' ')),
+    });
+  }
+  return { rows, facets, tallies };
+}
+
+async function insertIndexRows(trx: Kysely<Database>, rows: Row[], facets: Database['product_facets'][]) {
+  for (let i = 0; i < rows.length; i += INSERT_ROWS)
+    await trx
+      .insertInto('product_search')
+      .values(rows.slice(i, i + INSERT_ROWS))
+      .execute();
+  for (let i = 0; i < facets.length; i += INSERT_ROWS * 2)
+    await trx
+      .insertInto('product_facets')
+      .values(facets.slice(i, i + INSERT_ROWS * 2))
+      .execute();
+}
+
 /**
  * Whether the read side covers the catalogue: as many indexed products as products with a
  * sku, and the newest product indexed. Cheap enough to ask at every start.
@@ -254,9 +417,9 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
 export async function searchIndexIsCurrent(db: Kysely<Database>): Promise<boolean> {
   const { rows } = await sql<{ listed: number; indexed: number; newest: number | null; newest_indexed: number | null }>`
     select
-      (select count(*) from products p where exists (select 1 from skus s where s.product_id = p.id)) as listed,
+      (select count(*) from products p where p.status = 'published' and exists (select 1 from skus s where s.product_id = p.id)) as listed,
       (select count(*) from product_search) as indexed,
-      (select max(id) from products p where exists (select 1 from skus s where s.product_id = p.id)) as newest,
+      (select max(id) from products p where p.status = 'published' and exists (select 1 from skus s where s.product_id = p.id)) as newest,
       (select max(product_id) from product_search) as newest_indexed`.execute(db);
   const r = rows[0];
   return Number(r.listed) === Number(r.indexed) && Number(r.newest ?? 0) === Number(r.newest_indexed ?? 0);

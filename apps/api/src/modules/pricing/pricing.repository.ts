@@ -55,30 +55,34 @@ export function categoryParents(db: Db) {
 /** Skus with their product, first image and sale prices, by code. */
 export function skusByCode(db: Db, codes: string[]) {
   if (!codes.length) return Promise.resolve([]);
-  return db
-    .selectFrom('skus')
-    .innerJoin('products', 'products.id', 'skus.product_id')
-    .select([
-      'skus.id as sku_id',
-      'skus.code',
-      'skus.sales_price',
-      'skus.discounted_sales_price',
-      'products.id as product_id',
-      'products.title',
-      'products.slug',
-      'products.kind',
-      (eb) =>
-        eb
-          .selectFrom('product_images')
-          .select('product_images.url')
-          .whereRef('product_images.product_id', '=', 'products.id')
-          .orderBy('product_images.sort_order')
-          .orderBy('product_images.id')
-          .limit(1)
-          .as('image'),
-    ])
-    .where('skus.code', 'in', codes)
-    .execute();
+  return (
+    db
+      .selectFrom('skus')
+      .innerJoin('products', 'products.id', 'skus.product_id')
+      .select([
+        'skus.id as sku_id',
+        'skus.code',
+        'skus.sales_price',
+        'skus.discounted_sales_price',
+        'products.id as product_id',
+        'products.title',
+        'products.slug',
+        'products.kind',
+        (eb) =>
+          eb
+            .selectFrom('product_images')
+            .select('product_images.url')
+            .whereRef('product_images.product_id', '=', 'products.id')
+            .orderBy('product_images.sort_order')
+            .orderBy('product_images.id')
+            .limit(1)
+            .as('image'),
+      ])
+      .where('skus.code', 'in', codes)
+      // A draft or archived product cannot be bought.
+      .where('products.status', '=', 'published')
+      .execute()
+  );
 }
 
 export function productCategoryIds(db: Db, productIds: number[]) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { adminRoutes } from './admin/index.ts';
 import { cmsArticleRoutes } from './cms/articles.ts';
 import { healthRoutes } from './health.ts';
 import { kvpsRoutes } from './kvps.ts';
@@ -66,4 +67,6 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(checkoutRoutes);
   await app.register(salesRoutes);
   await app.register(qrRoutes);
+  // The back office
+  await app.register(adminRoutes);
 }

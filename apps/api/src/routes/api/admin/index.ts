@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import { adminCatalogueRoutes } from './catalogue.ts';
+import { adminSessionRoutes } from './session.ts';
+import { adminStaffRoutes } from './staff.ts';
+
+/** The back office's API, /api/admin/* (docs/decisions/0031); every route declares its permission. */
+export async function adminRoutes(app: FastifyInstance) {
+  await app.register(adminSessionRoutes);
+  await app.register(adminStaffRoutes);
+  await app.register(adminCatalogueRoutes);
+}
