@@ -18,6 +18,12 @@ import { useNonce } from './lib/nonce.ts';
 import type { SiteSettings } from './lib/site.ts';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
+  // The back office (routes/admin) shows none of the shop's header and footer (admin.css
+  // takes them away), so it needs none of their data. Decided here, on the server only, so
+  // that a shopper's page loads not a byte more for it.
+  if (/^\/admin(\/|$)/.test(new URL(request.url).pathname)) {
+    return { settings: {} as SiteSettings, categories: [], user: null, currencies: [], pricing: null, apiKey: context.apiKey, publicUrl: context.publicUrl };
+  }
   // What every page's header and footer need, fetched side by side.
   const [settings, categories, user, currencies, pricing] = await Promise.all([
     context.reads.siteSettings() as Promise<SiteSettings>,

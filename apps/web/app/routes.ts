@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from '@react-router/dev/routes';
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
 
 // One module per screen (spec §2). Site pages share one module, each with its own id.
 export default [
@@ -29,5 +29,16 @@ export default [
   ),
   route('orders', 'routes/orders.tsx'),
   route('robots.txt', 'routes/robots.ts'),
+  // The back office (docs/decisions/0031): its own modules and stylesheet, never loaded by a shopper's page.
+  route('admin/sign-in', 'routes/admin/sign-in.tsx'),
+  layout('routes/admin/layout.tsx', [
+    route('admin', 'routes/admin/home.tsx'),
+    route('admin/products', 'routes/admin/products.tsx'),
+    route('admin/products/new', 'routes/admin/product-edit.tsx', { id: 'admin-product-new' }),
+    route('admin/products/:id', 'routes/admin/product-edit.tsx', { id: 'admin-product' }),
+    route('admin/staff', 'routes/admin/staff.tsx'),
+    route('admin/audit', 'routes/admin/audit.tsx'),
+    route('admin/account', 'routes/admin/account.tsx'),
+  ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -46,6 +46,8 @@ export interface ProductImagesTable {
   sort_order: number;
   /** The attribute value (a colour) this picture shows; null for a general picture. */
   variant_value?: string | null;
+  /** The uploaded file this picture is, when it is one (kept from the sweep of guest files). */
+  file_uuid?: string | null;
 }
 
 export interface ProductCategoriesTable {

@@ -79,7 +79,8 @@ export const adminAuthPlugin = fp(async (app: FastifyInstance) => {
         throw new ApiError('forbidden', 'Your role does not allow this');
       }
     };
-    const existing = route.preHandler;
-    route.preHandler = existing ? [check, ...(Array.isArray(existing) ? existing : [existing])] : [check];
+    // Before validation: a caller without the right gets 401/403, never a report on their input.
+    const existing = route.preValidation;
+    route.preValidation = existing ? [check, ...(Array.isArray(existing) ? existing : [existing])] : [check];
   });
 });

@@ -95,6 +95,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema.alterTable('skus').addColumn('low_stock_threshold', 'integer').execute();
 
+  // A product picture uploaded through the files endpoints: the file is the product's now,
+  // and the sweep of unreferenced guest files must leave it alone.
+  await db.schema.alterTable('product_images').addColumn('file_uuid', 'text').execute();
+  await db.schema.createIndex('product_images_file_idx').on('product_images').column('file_uuid').execute();
+
   await db.schema
     .createTable('stock_movements')
     .addColumn('id', id, pk)
@@ -127,6 +132,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('sale_lines_sku_idx').execute();
   await db.schema.dropIndex('sale_lines_product_idx').execute();
   await db.schema.dropTable('stock_movements').execute();
+  await db.schema.dropIndex('product_images_file_idx').execute();
+  await db.schema.alterTable('product_images').dropColumn('file_uuid').execute();
   await db.schema.alterTable('skus').dropColumn('low_stock_threshold').execute();
   await db.schema.dropTable('product_slug_redirects').execute();
   await db.schema.dropIndex('products_status_idx').execute();

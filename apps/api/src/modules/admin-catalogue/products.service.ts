@@ -519,7 +519,16 @@ export class AdminCatalogueService {
     if (input.images.length) {
       await trx
         .insertInto('product_images')
-        .values(input.images.map((img, i) => ({ product_id: productId, url: img.url, alt: img.alt.trim(), sort_order: i, variant_value: img.variantValue })))
+        .values(
+          input.images.map((img, i) => ({
+            product_id: productId,
+            url: img.url,
+            alt: img.alt.trim(),
+            sort_order: i,
+            variant_value: img.variantValue,
+            file_uuid: /^\/files\/([0-9a-f-]{36})(?:\/|$)/.exec(img.url)?.[1] ?? null,
+          })),
+        )
         .execute();
     }
     const kept = new Set(input.skus.map((s) => s.id).filter((x): x is number => x != null));

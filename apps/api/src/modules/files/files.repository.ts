@@ -139,7 +139,7 @@ export async function deleteExpiredHolds(db: Db, nowIso: string) {
 
 /**
  * Deletes up to `limit` guest files uploaded before `beforeIso` that nothing refers to (a
- * booking's payment proof, a profile picture) and answers what was deleted, so the caller
+ * booking's payment proof, a profile picture, a product picture uploaded in the back office) and answers what was deleted, so the caller
  * removes exactly those bytes. The delete is the claim: when several processes sweep at
  * once, each row is deleted, and returned, by one of them only.
  */
@@ -154,6 +154,7 @@ export function claimUnreferencedGuestFiles(db: Db, beforeIso: string, limit: nu
         .where('f.created_at', '<', beforeIso)
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('sale_attachments as a').select('a.id').whereRef('a.file_uuid', '=', 'f.uuid'))))
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('customers as c').select('c.id').whereRef('c.image_file_uuid', '=', 'f.uuid'))))
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('product_images as pi').select('pi.id').whereRef('pi.file_uuid', '=', 'f.uuid'))))
         .orderBy('f.created_at')
         .limit(limit),
     )

@@ -272,7 +272,8 @@ export class StaffService {
   async beginTwoFactor(staff: StaffRow): Promise<{ secret: string; otpauthUri: string }> {
     if (staff.totp_enabled_at) throw conflict('two_factor_on', 'Two-factor sign-in is already on for this account');
     const secret = newTotpSecret();
-    await this.k.updateTable('staff').set({ totp_secret: secret, updated_at: iso() }).where('id', '=', staff.id).execute();
+    // The last step used belongs to the old secret: a code of the new one may fall in it.
+    await this.k.updateTable('staff').set({ totp_secret: secret, totp_last_step: 0, updated_at: iso() }).where('id', '=', staff.id).execute();
     return { secret, otpauthUri: otpauthUri(secret, staff.email, this.config.brandName ?? 'Back office') };
   }
 

@@ -1,0 +1,137 @@
+import type { TAdminSession } from '@storefront/shared';
+import { useState } from 'react';
+import { redirect, useNavigate, useSearchParams } from 'react-router';
+import adminCss from '../../admin.css?url';
+import { describedBy, Field, inputClass, Notice } from '../../components/admin/admin-ui.tsx';
+import { apiFetch } from '../../lib/api-client.ts';
+import { safeRedirect } from '../../lib/safe-redirect.ts';
+import type { Route } from './+types/sign-in';
+
+// Staff sign-in (docs/decisions/0031): email and password, then the authenticator's code
+// when two-factor is on (or a recovery code). What was typed stays when the server refuses.
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: adminCss }];
+
+export function meta() {
+  return [{ title: 'Sign in · Back office' }];
+}
+
+/** Already signed in: straight to the back office. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const res = await context.api('/api/admin/session');
+  if (res.ok) throw redirect(backTo(new URL(request.url).searchParams.get('next')));
+  return null;
+}
+
+function backTo(next: string | null): string {
+  const to = safeRedirect(next, { fallback: '/admin/products' });
+  return to.startsWith('/admin') && !to.startsWith('/admin/sign-in') ? to : '/admin/products';
+}
+
+export default function AdminSignIn() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [needsCode, setNeedsCode] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; fields: Record<string, string> } | null>(null);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const body = { email, password, ...(needsCode ? (useRecovery ? { recoveryCode: code } : { code }) : {}) };
+    const res = await apiFetch<TAdminSession>('/api/admin/session', { method: 'POST', body });
+    setBusy(false);
+    if (res.ok) {
+      navigate(res.data.mustEnrolTwoFactor ? '/admin/account' : backTo(params.get('next')), { replace: true });
+      return;
+    }
+    if (res.ok === false && res.error?.code === 'two_factor_required') {
+      setNeedsCode(true);
+      return;
+    }
+    setError({
+      message:
+        res.ok === false && res.networkError
+          ? 'The back office cannot be reached. Check the connection and try again.'
+          : (res.error?.message ?? 'Sign-in failed'),
+      fields: (!res.ok && res.error?.fields) || {},
+    });
+  };
+
+  return (
+    <div data-admin-shell className="flex min-h-screen items-center justify-center bg-sand-50 px-4 py-10">
+      <div className="w-full max-w-sm rounded-card border border-sand-200 bg-paper p-6 shadow-card">
+        <h1 className="text-xl font-semibold">Back office</h1>
+        <p className="mb-5 mt-1 text-sm text-ink-muted">Sign in with your staff account.</p>
+        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+          {error && <Notice tone="error">{error.message}</Notice>}
+          <Field id="email" label="Email">
+            <input
+              className={inputClass}
+              type="email"
+              name="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              {...describedBy('email')}
+            />
+          </Field>
+          <Field id="password" label="Password">
+            <input
+              className={inputClass}
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              {...describedBy('password')}
+            />
+          </Field>
+          {needsCode && (
+            <Field
+              id="code"
+              label={useRecovery ? 'Recovery code' : 'Code from your authenticator app'}
+              error={error?.fields.code ?? error?.fields.recoveryCode}
+              hint={useRecovery ? 'One of the codes you saved when you set up two-factor sign-in.' : 'Six digits; it changes every 30 seconds.'}
+            >
+              <input
+                className={inputClass}
+                name="code"
+                autoComplete="one-time-code"
+                inputMode={useRecovery ? 'text' : 'numeric'}
+                // biome-ignore lint/a11y/noAutofocus: the field appears because the server asked for it; focus follows the step.
+                autoFocus
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                {...describedBy('code', error?.fields.code ?? error?.fields.recoveryCode)}
+              />
+            </Field>
+          )}
+          <button type="submit" disabled={busy} className="h-11 rounded-lg bg-brand-700 font-semibold text-white hover:bg-brand-800 disabled:opacity-60">
+            {busy ? 'Signing in…' : needsCode ? 'Verify and sign in' : 'Sign in'}
+          </button>
+          {needsCode && (
+            <button
+              type="button"
+              className="text-sm text-brand-700 underline-offset-2 hover:underline"
+              onClick={() => {
+                setUseRecovery(!useRecovery);
+                setCode('');
+                setError(null);
+              }}
+            >
+              {useRecovery ? 'Use the authenticator app instead' : 'Use a recovery code instead'}
+            </button>
+          )}
+        </form>
+      </div>
+    </div>
+  );
+}
