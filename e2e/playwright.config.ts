@@ -7,7 +7,9 @@ import { CHROME_PATH, CHROMIUM_ARGS } from './fixtures/chromium.ts';
 // real server on a fresh database: SQLite always, and PostgreSQL too when DATABASE_URL
 // is set (each run in its own schema, dropped afterwards).
 
-const run = `${Date.now().toString(36)}${process.pid}`;
+// Workers load this file again: they take the run's name from the main process.
+process.env.E2E_RUN ??= `${Date.now().toString(36)}${process.pid}`;
+const run = process.env.E2E_RUN;
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.DATABASE_URL;
 export const PG_SCHEMA = `e2e_${run}`;
@@ -15,6 +17,9 @@ process.env.E2E_PG_SCHEMA = PG_SCHEMA;
 // Files uploaded during the run go to a folder of its own, removed by the teardown.
 const dataRoot = path.join(os.tmpdir(), `storefront-e2e-${run}-data`);
 process.env.E2E_DATA_ROOT = dataRoot;
+// The SQLite server's database: the back-office specs make its first owner with the command line.
+const sqliteFile = path.join(os.tmpdir(), `storefront-e2e-${run}.db`);
+process.env.E2E_SQLITE_FILE = sqliteFile;
 
 // E2E_PORT moves the servers (and WEB_BUILD_DIR picks the build) so runs can sit side by side.
 const basePort = Number(process.env.E2E_PORT ?? 3101);
@@ -70,7 +75,7 @@ export default defineConfig({
   globalTeardown: './fixtures/teardown.ts',
   use: { trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   webServer: [
-    server(basePort, { SQLITE_FILE: path.join(os.tmpdir(), `storefront-e2e-${run}.db`), DATABASE_URL: '' }),
+    server(basePort, { SQLITE_FILE: sqliteFile, DATABASE_URL: '' }),
     ...(pgUrl ? [server(basePort + 1, { DATABASE_URL: pgUrl, DATABASE_SCHEMA: PG_SCHEMA })] : []),
   ],
   projects: [

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../src/modules/accounts/passwords.ts';
 import {
   type Cluster,
+  call,
   figures,
   proveCouponOnce,
   proveNoOversell,
@@ -81,6 +83,48 @@ describe('three shop processes on one PostgreSQL database behind nginx', () => {
     expect(r.sequential.map((s) => s.status)).toEqual([401, 401, 401, 401, 429, 429, 429]);
     expect(new Set(r.sequential.slice(0, r.limit).map((s) => s.process))).toEqual(new Set([0, 1, 2]));
     expect(r.concurrent).toEqual({ 401: 4, 429: 3 });
+  });
+
+  it('a price changed in the back office through one process is what the other two serve within a second, their read caches on', {
+    timeout: 30_000,
+  }, async () => {
+    // A manager, as the command line or an owner would make one.
+    const email = `scale-out-manager-${Date.now()}@shop.test`;
+    const password = 'scale out manager password';
+    const now = new Date().toISOString();
+    await c.sql(
+      `insert into staff (email, email_key, full_name, role, password_hash, created_at, updated_at, password_changed_at) values ($1, $1, 'Scale Out', 'manager', $2, $3, $3, $3)`,
+      [email, await hashPassword(password), now],
+    );
+    const signIn = await call(c, 0, '/api/admin/session', { json: { email, password } });
+    expect(signIn.status, signIn.text).toBe(200);
+    const cookie = /admin_sid=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
+    const as = { cookie: `admin_sid=${cookie}` };
+    const list = await call(c, 0, '/api/admin/products?q=sofa&size=1&status=published', { headers: as });
+    const product = (await call(c, 0, `/api/admin/products/${list.body.items[0].id}`, { headers: as })).body;
+    const search = { page: 1, size: 24, textParams: [{ field: 'query', value: product.title }] };
+    const cardOn = async (i: number) =>
+      (await call(c, i, '/api/search/indices/items', { json: search })).body.list.find((x: { id: number }) => x.id === product.id);
+    // Every process has the old answer in its read cache.
+    for (const i of [0, 1, 2]) {
+      const card = await cardOn(i);
+      expect(card.sku.salesPrice).toBe(product.skus.find((s: { code: string }) => s.code === card.sku.code).salesPrice);
+    }
+
+    const newPrice = 1_111_100;
+    const { id: _id, hasOrders: _o, createdAt: _c, updatedAt: _u, ...body } = product;
+    body.skus = product.skus.map(({ stock: _s, ...sku }: Record<string, unknown>) => ({ ...sku, salesPrice: newPrice, discountedSalesPrice: null }));
+    const saved = await call(c, 0, `/api/admin/products/${product.id}`, { method: 'PUT', json: body, headers: as });
+    expect(saved.status, saved.text).toBe(200);
+    const savedAt = performance.now();
+    const seenAfter: Record<number, number> = {};
+    while (Object.keys(seenAfter).length < 2 && performance.now() - savedAt < 5_000) {
+      for (const i of [1, 2]) if (seenAfter[i] === undefined && (await cardOn(i)).sku.salesPrice === newPrice) seenAfter[i] = performance.now() - savedAt;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    console.log(`[scale-out] the new price was served by process 1 after ${seenAfter[1]?.toFixed(0)} ms, by process 2 after ${seenAfter[2]?.toFixed(0)} ms`);
+    expect(seenAfter[1]).toBeLessThan(1_000);
+    expect(seenAfter[2]).toBeLessThan(1_000);
   });
 
   // Last: it leaves two processes.

@@ -326,6 +326,9 @@ async function indexProducts(trx: Kysely<Database>, ctx: IndexContext, pick: Pic
     .orderBy('s.product_id')
     .orderBy('s.sort_order')
     .orderBy('s.id')
+    // A total order: a product's words and colours come out the same whichever way it is built.
+    .orderBy('v.attribute_id')
+    .orderBy('v.value')
     .execute();
   const images = await trx
     .selectFrom('product_images')

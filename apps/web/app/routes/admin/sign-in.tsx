@@ -1,6 +1,6 @@
 import type { TAdminSession } from '@storefront/shared';
-import { useState } from 'react';
-import { redirect, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { data, redirect, useActionData, useNavigate, useSearchParams } from 'react-router';
 import adminCss from '../../admin.css?url';
 import { describedBy, Field, inputClass, Notice } from '../../components/admin/admin-ui.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
@@ -23,6 +23,24 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return null;
 }
 
+/**
+ * The same sign-in without the page's script (sent before it loaded, or with scripts off):
+ * the form posts here, and the session cookie comes back with the redirect.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const text = (k: string) => String(form.get(k) ?? '');
+  const body = { email: text('email'), password: text('password'), ...(text('code') ? { code: text('code') } : {}) };
+  const res = await context.api('/api/admin/session', { method: 'POST', body });
+  if (res.ok) {
+    const headers = new Headers();
+    for (const c of res.headers.getSetCookie()) headers.append('set-cookie', c);
+    throw redirect(backTo(new URL(request.url).searchParams.get('next')), { headers });
+  }
+  const json = (await res.json().catch(() => null)) as { error?: { code: string; message: string; fields?: Record<string, string> } } | null;
+  return data({ email: body.email, error: json?.error ?? { code: 'error', message: 'Sign-in failed' } }, { status: res.status });
+}
+
 function backTo(next: string | null): string {
   const to = safeRedirect(next, { fallback: '/admin/products' });
   return to.startsWith('/admin') && !to.startsWith('/admin/sign-in') ? to : '/admin/products';
@@ -31,13 +49,19 @@ function backTo(next: string | null): string {
 export default function AdminSignIn() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
+  const posted = useActionData<typeof action>();
+  const [email, setEmail] = useState(posted?.email ?? '');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [useRecovery, setUseRecovery] = useState(false);
-  const [needsCode, setNeedsCode] = useState(false);
+  const [needsCode, setNeedsCode] = useState(posted?.error.code === 'two_factor_required');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; fields: Record<string, string> } | null>(null);
+  const [error, setError] = useState<{ message: string; fields: Record<string, string> } | null>(
+    posted && posted.error.code !== 'two_factor_required' ? { message: posted.error.message, fields: posted.error.fields ?? {} } : null,
+  );
+  // Set once the page's script runs: until then the form posts to the action above.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -68,7 +92,7 @@ export default function AdminSignIn() {
       <div className="w-full max-w-sm rounded-card border border-sand-200 bg-paper p-6 shadow-card">
         <h1 className="text-xl font-semibold">Back office</h1>
         <p className="mb-5 mt-1 text-sm text-ink-muted">Sign in with your staff account.</p>
-        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <form method="post" onSubmit={submit} className="flex flex-col gap-4" noValidate data-ready={ready ? 'true' : undefined}>
           {error && <Notice tone="error">{error.message}</Notice>}
           <Field id="email" label="Email">
             <input
