@@ -17,6 +17,8 @@ export interface CategoriesTable {
   /** JSON: [{ discriminator, values: [{ displayLabel }] }] */
   options: string;
   created_at: string;
+  /** Moves on every back-office write (optimistic locking, migration 0015). */
+  version?: Generated<number>;
 }
 
 export interface ProductsTable {
@@ -73,6 +75,8 @@ export interface AttributesTable {
   /** Shown to shoppers, such as 'Color' (optionDisplayLabel of spec §3) */
   display_label: string;
   sort_order: number;
+  /** Moves on every back-office write (optimistic locking, migration 0015). */
+  version?: Generated<number>;
 }
 
 export interface SkuAttributeValuesTable {

@@ -84,6 +84,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
   await db.schema.alterTable('products').addColumn('updated_at', 'text').execute();
+  // Categories and attributes are edited in the back office too, with the same check.
+  await db.schema
+    .alterTable('categories')
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
+  await db.schema
+    .alterTable('attributes')
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.createIndex('products_status_idx').on('products').columns(['status', 'id']).execute();
 
   await db.schema
@@ -137,6 +146,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('skus').dropColumn('low_stock_threshold').execute();
   await db.schema.dropTable('product_slug_redirects').execute();
   await db.schema.dropIndex('products_status_idx').execute();
+  await db.schema.alterTable('attributes').dropColumn('version').execute();
+  await db.schema.alterTable('categories').dropColumn('version').execute();
   await db.schema.alterTable('products').dropColumn('updated_at').execute();
   await db.schema.alterTable('products').dropColumn('version').execute();
   await db.schema.alterTable('products').dropColumn('status').execute();
