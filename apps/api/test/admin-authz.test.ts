@@ -295,6 +295,25 @@ const ROWS: Row[] = [
     through: [201],
   },
   {
+    op: 'POST /api/admin/prices/preview',
+    permission: 'prices.write',
+    call: () => ({ method: 'POST', path: '/api/admin/prices/preview', json: { productIds: [product.id], kind: 'percent', value: 5 } }),
+    through: [200],
+  },
+  {
+    // A count that cannot match: an allowed caller gets the 409, and no price changes.
+    op: 'POST /api/admin/prices/apply',
+    permission: 'prices.write',
+    call: () => ({ method: 'POST', path: '/api/admin/prices/apply', json: { productIds: [product.id], kind: 'percent', value: 5, expectedSkus: -1 } }),
+    through: [409],
+  },
+  {
+    op: 'GET /api/admin/stock/low',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/stock/low?size=5' }),
+    through: [200],
+  },
+  {
     op: 'GET /api/admin/skus/{id}/movements',
     permission: 'catalogue.read',
     call: () => ({ method: 'GET', path: `/api/admin/skus/${skuId}/movements` }),

@@ -335,3 +335,63 @@ describe('the read side after back-office writes', () => {
     expect(r.body.list[0].id).toBe(p.id);
   });
 });
+
+describe('bundles', () => {
+  it('a bundle is made of other products’ skus, with quantities; bad contents are refused by field', async () => {
+    const singles = async (q: string) => {
+      const list = await get(manager, `/api/admin/products?q=${q}&size=10&status=published`);
+      for (const row of list.body.items) {
+        const p = (await get(manager, `/api/admin/products/${row.id}`)).body;
+        if (p.kind === 'single') return p;
+      }
+      throw new Error(`no single product for ${q}`);
+    };
+    const a = await singles('bed');
+    const b = await singles('wardrobe');
+    const ref = (await get(manager, '/api/admin/reference')).body;
+    const leaf = ref.categories.find((c: any) => c.depth === 2);
+    const base = {
+      title: 'Bhairab Bedroom Bundle',
+      slug: 'bhairab-bedroom-bundle',
+      kind: 'bundle',
+      categoryIds: [leaf.id],
+      primaryCategoryId: leaf.id,
+      status: 'published',
+      skus: [{ code: 'BND-BHAIRAB', salesPrice: 15_000_000, discountedSalesPrice: null }],
+    };
+    for (const [bundleItems, field] of [
+      [[{ skuCode: 'NO-SUCH-SKU', quantity: 1 }], 'bundleItems.0.skuCode'],
+      [[{ skuCode: a.skus[0].code, quantity: 0 }], 'bundleItems.0.quantity'],
+      [[], 'bundleItems'],
+    ] as const) {
+      const r = await post(manager, '/api/admin/products', { ...base, bundleItems });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.error.fields[field], r.text).toBeTruthy();
+    }
+    const single = await post(manager, '/api/admin/products', { ...base, kind: 'single', bundleItems: [{ skuCode: a.skus[0].code, quantity: 1 }] });
+    expect(single.body.error.fields.bundleItems).toBeTruthy();
+
+    const made = await post(manager, '/api/admin/products', {
+      ...base,
+      bundleItems: [
+        { skuCode: a.skus[0].code, quantity: 1 },
+        { skuCode: b.skus[0].code, quantity: 2 },
+      ],
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.bundleItems.map((x: any) => [x.skuCode, x.quantity])).toEqual(
+      [
+        [a.skus[0].code, 1],
+        [b.skus[0].code, 2],
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+    );
+    // A sku inside a bundle cannot be removed from its own product.
+    const own = await get(manager, `/api/admin/products/${a.id}`);
+    if (own.body.skus.length > 1) {
+      const without = { ...editable(own.body), skus: editable(own.body).skus.filter((s: any) => s.code !== a.skus[0].code) };
+      const r = await put(manager, `/api/admin/products/${a.id}`, without);
+      expect(r.status).toBe(400);
+      expect(r.body.error.fields.skus).toMatch(/bundle|orders/);
+    }
+  });
+});

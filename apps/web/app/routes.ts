@@ -36,6 +36,8 @@ export default [
     route('admin/products', 'routes/admin/products.tsx'),
     route('admin/products/new', 'routes/admin/product-edit.tsx', { id: 'admin-product-new' }),
     route('admin/products/:id', 'routes/admin/product-edit.tsx', { id: 'admin-product' }),
+    route('admin/prices', 'routes/admin/prices.tsx'),
+    route('admin/stock', 'routes/admin/stock.tsx'),
     route('admin/staff', 'routes/admin/staff.tsx'),
     route('admin/audit', 'routes/admin/audit.tsx'),
     route('admin/account', 'routes/admin/account.tsx'),

@@ -149,6 +149,11 @@ export const ZAdminProductInput = z.object({
   status: z.enum(['published', 'draft']).default('draft'),
   images: z.array(ZImageInput).max(20).default([]),
   skus: z.array(ZAdminSkuInput).max(50),
+  /** A bundle's contents: skus of other products, with how many of each. */
+  bundleItems: z
+    .array(z.object({ skuCode: text(80), quantity: z.number().int() }))
+    .max(20)
+    .default([]),
 });
 export type TAdminProductInput = z.input<typeof ZAdminProductInput>;
 
@@ -181,6 +186,7 @@ export const ZAdminProduct = z.object({
   status: ZProductStatus,
   images: z.array(z.object({ url: z.string(), alt: z.string(), variantValue: z.string().nullable() })),
   skus: z.array(ZAdminSku),
+  bundleItems: z.array(z.object({ skuId: z.number(), skuCode: z.string(), title: z.string(), quantity: z.number() })),
   hasOrders: z.boolean(),
   version: z.number(),
   createdAt: z.string(),
@@ -224,3 +230,58 @@ export const ZAdminReference = z.object({
   branches: z.array(z.object({ id: z.number(), name: z.string(), kind: z.string() })),
 });
 export type TAdminReference = z.infer<typeof ZAdminReference>;
+
+// ---------------------------------------------------------------------------
+// Bulk price change and low stock
+
+export const ZBulkPriceChange = z.object({
+  /** A category (with its sub-categories) or chosen products. */
+  categoryId: z.number().int().optional(),
+  productIds: z.array(z.number().int()).max(500).optional(),
+  kind: z.enum(['percent', 'amount']),
+  /** Percent (-90 to 500, e.g. 7.5) or poisha (signed). */
+  value: z.number(),
+  /** New prices are rounded to this many poisha (100: whole taka). */
+  roundTo: z.union([z.literal(1), z.literal(100), z.literal(1000), z.literal(10000)]).default(100),
+  /** Change discounted prices by the same rule (else they stay, and are dropped where no longer below the price). */
+  alsoDiscounted: z.boolean().default(true),
+});
+export type TBulkPriceChange = z.input<typeof ZBulkPriceChange>;
+
+export const ZBulkPriceApply = ZBulkPriceChange.extend({
+  /** How many skus the preview showed: a different selection now is a 409. */
+  expectedSkus: z.number().int(),
+});
+export type TBulkPriceApply = z.input<typeof ZBulkPriceApply>;
+
+export const ZBulkPriceLine = z.object({
+  skuId: z.number(),
+  code: z.string(),
+  productId: z.number(),
+  title: z.string(),
+  oldPrice: z.number(),
+  newPrice: z.number(),
+  oldDiscounted: z.number().nullable(),
+  newDiscounted: z.number().nullable(),
+});
+export type TBulkPriceLine = z.infer<typeof ZBulkPriceLine>;
+
+export const ZBulkPricePreview = z.object({
+  skus: z.number(),
+  products: z.number(),
+  /** The first lines, for the screen. */
+  lines: z.array(ZBulkPriceLine),
+});
+export type TBulkPricePreview = z.infer<typeof ZBulkPricePreview>;
+
+export const ZLowStockRow = z.object({
+  skuId: z.number(),
+  code: z.string(),
+  productId: z.number(),
+  title: z.string(),
+  status: ZProductStatus,
+  total: z.number(),
+  threshold: z.number(),
+  byBranch: z.array(ZAdminStockCell),
+});
+export type TLowStockRow = z.infer<typeof ZLowStockRow>;

@@ -123,6 +123,17 @@ export async function productParts(db: Db, id: number) {
   return { categories, images, skus, values, stock };
 }
 
+export function bundleItemsOf(db: Db, productId: number) {
+  return db
+    .selectFrom('bundle_items as b')
+    .innerJoin('skus as s', 's.id', 'b.sku_id')
+    .innerJoin('products as p', 'p.id', 's.product_id')
+    .select(['b.sku_id', 's.code', 'p.title', 'b.quantity'])
+    .where('b.bundle_product_id', '=', productId)
+    .orderBy('s.code')
+    .execute();
+}
+
 export async function hasOrders(db: Db, productId: number): Promise<boolean> {
   const r = await db.selectFrom('sale_lines').select('id').where('product_id', '=', productId).limit(1).executeTakeFirst();
   return !!r;

@@ -105,6 +105,7 @@ export class AdminCatalogueService {
         attributes: parts.values.filter((v) => v.sku_id === s.id).map((v) => ({ attributeId: v.attribute_id, value: v.value, displayLabel: v.display_label })),
         stock: parts.stock.filter((st) => st.sku_id === s.id).map((st) => ({ branchId: st.branch_id, quantity: st.quantity })),
       })),
+      bundleItems: (await repo.bundleItemsOf(db, id)).map((b) => ({ skuId: b.sku_id, skuCode: b.code, title: b.title, quantity: b.quantity })),
       hasOrders: await repo.hasOrders(db, id),
       version: p.version,
       createdAt: p.created_at,
@@ -296,6 +297,7 @@ export class AdminCatalogueService {
         status: 'draft',
         images: source.images,
         skus,
+        bundleItems: source.bundleItems.map((b) => ({ skuCode: b.skuCode, quantity: b.quantity })),
       },
       actor,
     );
@@ -459,6 +461,16 @@ export class AdminCatalogueService {
       if (s.lowStockThreshold != null && s.lowStockThreshold < 0) e.add(`skus.${i}.lowStockThreshold`, 'Enter 0 or more');
       if (s.id != null && !before?.skus.some((b) => b.id === s.id)) e.add(`skus.${i}.id`, 'This sku belongs to another product');
     });
+    if (input.kind === 'single' && input.bundleItems.length) e.add('bundleItems', 'Only a bundle has contents: choose the kind Bundle');
+    if (input.kind === 'bundle' && input.status === 'published' && !input.bundleItems.length)
+      e.add('bundleItems', 'A published bundle needs at least one sku in it');
+    const inBundle = new Set<string>();
+    input.bundleItems.forEach((b, i) => {
+      if (!(b.quantity >= 1 && b.quantity <= 99)) e.add(`bundleItems.${i}.quantity`, 'Enter 1 to 99');
+      if (inBundle.has(b.skuCode.trim())) e.add(`bundleItems.${i}.skuCode`, 'This sku is in the bundle already');
+      if (codes.has(b.skuCode.trim().toLowerCase())) e.add(`bundleItems.${i}.skuCode`, 'A bundle is made of other products’ skus');
+      inBundle.add(b.skuCode.trim());
+    });
     input.images.forEach((img, i) => {
       if (!/^(\/[^/\\]|https:\/\/)/.test(img.url)) e.add(`images.${i}.url`, 'Use an uploaded image or an https address');
     });
@@ -496,6 +508,24 @@ export class AdminCatalogueService {
         if (t && t.product_id !== before?.id) e.add(`skus.${i}.code`, 'Another product has a sku with this code');
       });
     }
+    if (input.bundleItems.length) {
+      const parts = await trx
+        .selectFrom('skus as s')
+        .innerJoin('products as p', 'p.id', 's.product_id')
+        .select(['s.code', 'p.kind', 'p.id'])
+        .where(
+          's.code',
+          'in',
+          input.bundleItems.map((b) => b.skuCode.trim()),
+        )
+        .execute();
+      input.bundleItems.forEach((b, i) => {
+        const part = parts.find((x) => x.code === b.skuCode.trim());
+        if (!part) e.add(`bundleItems.${i}.skuCode`, 'No sku has this code');
+        else if (part.kind === 'bundle') e.add(`bundleItems.${i}.skuCode`, 'A bundle cannot hold another bundle');
+        else if (part.id === before?.id) e.add(`bundleItems.${i}.skuCode`, 'A bundle is made of other products’ skus');
+      });
+    }
     if (before) {
       const kept = new Set(input.skus.map((s) => s.id).filter((x): x is number => x != null));
       const removed = before.skus.filter((s) => !kept.has(s.id));
@@ -504,12 +534,46 @@ export class AdminCatalogueService {
         removed.map((s) => s.id),
       );
       for (const s of removed) if (ordered.has(s.id)) e.add('skus', `Sku ${s.code} has orders and cannot be removed`);
+      if (removed.length) {
+        const bundled = await trx
+          .selectFrom('bundle_items')
+          .select('sku_id')
+          .where(
+            'sku_id',
+            'in',
+            removed.map((s) => s.id),
+          )
+          .execute();
+        for (const s of removed) if (bundled.some((b) => b.sku_id === s.id)) e.add('skus', `Sku ${s.code} is part of a bundle and cannot be removed`);
+      }
     }
     e.throwIfAny();
   }
 
-  /** Categories, images and skus as the input has them (skus updated in place, added, or removed). */
+  /** Categories, images, skus and a bundle's contents as the input has them (skus updated in place, added, or removed). */
   private async writeParts(trx: Trx, productId: number, input: Input, oldSkuIds: number[]): Promise<void> {
+    await trx.deleteFrom('bundle_items').where('bundle_product_id', '=', productId).execute();
+    if (input.bundleItems.length) {
+      const parts = await trx
+        .selectFrom('skus')
+        .select(['id', 'code'])
+        .where(
+          'code',
+          'in',
+          input.bundleItems.map((b) => b.skuCode.trim()),
+        )
+        .execute();
+      await trx
+        .insertInto('bundle_items')
+        .values(
+          input.bundleItems.map((b) => ({
+            bundle_product_id: productId,
+            sku_id: parts.find((p) => p.code === b.skuCode.trim())?.id ?? 0,
+            quantity: b.quantity,
+          })),
+        )
+        .execute();
+    }
     await trx.deleteFrom('product_categories').where('product_id', '=', productId).execute();
     await trx
       .insertInto('product_categories')

@@ -22,6 +22,9 @@ export interface ProductDraft {
   description: string;
   status: 'published' | 'draft';
   isNewArrival: boolean;
+  kind: 'single' | 'bundle';
+  /** A bundle's contents: other products' sku codes and how many of each. */
+  bundleItems: { key: string; skuCode: string; quantity: string }[];
   categoryIds: number[];
   primaryCategoryId: number | null;
   /** variantValue: the colour a picture shows (kept as it is; the storefront's gallery uses it). */
@@ -46,6 +49,8 @@ export function draftOf(p: TAdminProduct | null): ProductDraft {
       description: '',
       status: 'draft',
       isNewArrival: false,
+      kind: 'single',
+      bundleItems: [],
       categoryIds: [],
       primaryCategoryId: null,
       images: [],
@@ -60,6 +65,8 @@ export function draftOf(p: TAdminProduct | null): ProductDraft {
     description: p.description,
     status: p.status === 'published' ? 'published' : 'draft',
     isNewArrival: p.isNewArrival,
+    kind: p.kind,
+    bundleItems: p.bundleItems.map((b) => ({ key: newKey(), skuCode: b.skuCode, quantity: String(b.quantity) })),
     categoryIds: p.categoryIds,
     primaryCategoryId: p.primaryCategoryId,
     images: p.images.map((i) => ({ key: newKey(), url: i.url, alt: i.alt, variantValue: i.variantValue })),
@@ -107,6 +114,9 @@ export function bodyOf(d: ProductDraft): { body: TAdminProductInput; errors: Rec
       description: d.description,
       status: d.status,
       isNewArrival: d.isNewArrival,
+      kind: d.kind,
+      bundleItems:
+        d.kind === 'bundle' ? d.bundleItems.filter((b) => b.skuCode.trim()).map((b) => ({ skuCode: b.skuCode.trim(), quantity: Number(b.quantity) || 0 })) : [],
       categoryIds: d.categoryIds,
       primaryCategoryId: d.primaryCategoryId ?? d.categoryIds[0] ?? 0,
       images: d.images.map((i) => ({ url: i.url, alt: i.alt, variantValue: i.variantValue })),

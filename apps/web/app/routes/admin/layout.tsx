@@ -26,6 +26,8 @@ export function may(session: TAdminSession, permission: TPermission): boolean {
 
 const NAV: { to: string; label: string; permission: TPermission }[] = [
   { to: '/admin/products', label: 'Products', permission: 'catalogue.read' },
+  { to: '/admin/stock', label: 'Low stock', permission: 'catalogue.read' },
+  { to: '/admin/prices', label: 'Change prices', permission: 'prices.write' },
   { to: '/admin/staff', label: 'Staff', permission: 'staff.manage' },
   { to: '/admin/audit', label: 'Audit log', permission: 'audit.read' },
   { to: '/admin/account', label: 'My account', permission: 'self' },

@@ -4,7 +4,7 @@ import { Link, useNavigate, useRevalidator } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
 import { AdminPage, Card, describedBy, Field, inputClass, Notice, StatusBadge } from '../../components/admin/admin-ui.tsx';
 import { ProductImages } from '../../components/admin/product-images.tsx';
-import { bodyOf, draftOf, emptySku, type ProductDraft, type SkuDraft, withTitle } from '../../components/admin/product-form.ts';
+import { bodyOf, draftOf, emptySku, newKey, type ProductDraft, type SkuDraft, withTitle } from '../../components/admin/product-form.ts';
 import { StockPanel } from '../../components/admin/stock-panel.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
 import type { Route } from './+types/product-edit';
@@ -224,6 +224,58 @@ export default function ProductEdit({ loaderData }: Route.ComponentProps) {
             </div>
           </Card>
 
+          {draft.kind === 'bundle' && (
+            <Card
+              title="Bundle contents"
+              actions={
+                <button
+                  type="button"
+                  className="h-9 rounded-lg border border-sand-300 px-3 text-sm font-semibold hover:bg-sand-100"
+                  onClick={() => set({ bundleItems: [...draft.bundleItems, { key: newKey(), skuCode: '', quantity: '1' }] })}
+                >
+                  Add a sku
+                </button>
+              }
+            >
+              {err('bundleItems') && <p className="mb-3 text-sm font-medium text-danger-600">{err('bundleItems')}</p>}
+              {!draft.bundleItems.length && <p className="text-sm text-ink-muted">No skus in this bundle yet.</p>}
+              <ul className="flex flex-col gap-3">
+                {draft.bundleItems.map((b, i) => (
+                  <li key={b.key} className="flex flex-wrap items-end gap-3">
+                    <div className="min-w-48 flex-1">
+                      <Field id={`bundle-${i}-sku`} label="Sku code" error={err(`bundleItems.${i}.skuCode`)}>
+                        <input
+                          className={inputClass}
+                          value={b.skuCode}
+                          onChange={(e) => set({ bundleItems: draft.bundleItems.map((x, j) => (j === i ? { ...x, skuCode: e.target.value } : x)) })}
+                          {...describedBy(`bundle-${i}-sku`, err(`bundleItems.${i}.skuCode`))}
+                        />
+                      </Field>
+                    </div>
+                    <div className="w-28">
+                      <Field id={`bundle-${i}-qty`} label="How many" error={err(`bundleItems.${i}.quantity`)}>
+                        <input
+                          className={inputClass}
+                          inputMode="numeric"
+                          value={b.quantity}
+                          onChange={(e) => set({ bundleItems: draft.bundleItems.map((x, j) => (j === i ? { ...x, quantity: e.target.value } : x)) })}
+                          {...describedBy(`bundle-${i}-qty`, err(`bundleItems.${i}.quantity`))}
+                        />
+                      </Field>
+                    </div>
+                    <button
+                      type="button"
+                      className="h-10 text-sm font-medium text-danger-600 hover:underline"
+                      onClick={() => set({ bundleItems: draft.bundleItems.filter((_, j) => j !== i) })}
+                    >
+                      Remove
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          )}
+
           <Card title="Pictures">
             <ProductImages images={draft.images} onChange={(images) => set({ images })} errors={errors?.fields ?? {}} />
           </Card>
@@ -339,6 +391,17 @@ export default function ProductEdit({ loaderData }: Route.ComponentProps) {
                 <select id="status" className={inputClass} value={draft.status} onChange={(e) => set({ status: e.target.value as ProductDraft['status'] })}>
                   <option value="draft">Draft</option>
                   <option value="published">Published</option>
+                </select>
+              </Field>
+              <Field id="kind" label="Kind" hint="A bundle is sold as one item made of other products’ skus.">
+                <select
+                  className={inputClass}
+                  value={draft.kind}
+                  onChange={(e) => set({ kind: e.target.value as ProductDraft['kind'] })}
+                  {...describedBy('kind')}
+                >
+                  <option value="single">Single product</option>
+                  <option value="bundle">Bundle</option>
                 </select>
               </Field>
               <label className="flex items-center gap-2 text-sm">

@@ -1,4 +1,5 @@
 import type { TAdminProductRow, TAdminReference } from '@storefront/shared';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
 import { AdminPage, FilterBar, inputClass, Pagination, SortHeader, StatusBadge, taka } from '../../components/admin/admin-ui.tsx';
@@ -32,6 +33,16 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   const { page, categories } = loaderData;
   const [params] = useSearchParams();
   const session = useAdminSession();
+  // Products chosen for a bulk price change, on this page.
+  const [chosen, setChosen] = useState<Set<number>>(new Set());
+  const canPrice = may(session, 'prices.write');
+  const toggle = (id: number, on: boolean) =>
+    setChosen((c) => {
+      const next = new Set(c);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   return (
     <AdminPage
       title="Products"
@@ -85,11 +96,29 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         {params.get('dir') && <input type="hidden" name="dir" value={params.get('dir') ?? ''} />}
       </FilterBar>
 
+      {canPrice && chosen.size > 0 && (
+        <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg border border-brand-100 bg-brand-50 px-4 py-2 text-sm" role="status">
+          <span>
+            {chosen.size} {chosen.size === 1 ? 'product' : 'products'} chosen
+          </span>
+          <Link to={`/admin/prices?ids=${[...chosen].join(',')}`} className="font-semibold text-brand-700 underline">
+            Change their prices
+          </Link>
+          <button type="button" className="text-ink-muted underline" onClick={() => setChosen(new Set())}>
+            Clear
+          </button>
+        </div>
+      )}
       <div className="overflow-x-auto rounded-card border border-sand-200 bg-paper">
         <table className="w-full min-w-[40rem] border-collapse text-sm">
           <caption className="sr-only">Products, sorted by the column marked as sorted</caption>
           <thead className="border-b border-sand-200 bg-sand-50">
             <tr>
+              {canPrice && (
+                <th scope="col" className="w-10 px-3 py-2">
+                  <span className="sr-only">Choose</span>
+                </th>
+              )}
               <th scope="col" className="w-14 px-3 py-2">
                 <span className="sr-only">Picture</span>
               </th>
@@ -108,6 +137,17 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           <tbody>
             {page.items.map((p) => (
               <tr key={p.id} className="border-b border-sand-100 last:border-0 hover:bg-sand-50">
+                {canPrice && (
+                  <td className="px-3 py-2">
+                    <input
+                      type="checkbox"
+                      className="h-4 w-4 accent-brand-700"
+                      aria-label={`Choose ${p.title}`}
+                      checked={chosen.has(p.id)}
+                      onChange={(e) => toggle(p.id, e.target.checked)}
+                    />
+                  </td>
+                )}
                 <td className="px-3 py-2">
                   {p.imageUrl ? (
                     <img src={p.imageUrl} alt="" width={40} height={40} className="h-10 w-10 rounded-md border border-sand-200 object-cover" loading="lazy" />
@@ -137,7 +177,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
             ))}
             {!page.items.length && (
               <tr>
-                <td colSpan={7} className="px-3 py-10 text-center text-ink-muted">
+                <td colSpan={canPrice ? 8 : 7} className="px-3 py-10 text-center text-ink-muted">
                   No products match these filters.
                 </td>
               </tr>
