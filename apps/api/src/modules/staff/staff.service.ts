@@ -81,6 +81,12 @@ export class StaffService {
     return this.db.kysely;
   }
 
+  /** What an authenticator app shows the account under: the shop's brand name (a site setting). */
+  private async issuer(): Promise<string> {
+    const row = await this.k.selectFrom('kvps').select('value').where('key', '=', 'brand.name').executeTakeFirst();
+    return row?.value.trim() || this.config.brandName || 'Back office';
+  }
+
   // ---------------------------------------------------------------------------
   // Accounts
 
@@ -274,7 +280,7 @@ export class StaffService {
     const secret = newTotpSecret();
     // The last step used belongs to the old secret: a code of the new one may fall in it.
     await this.k.updateTable('staff').set({ totp_secret: secret, totp_last_step: 0, updated_at: iso() }).where('id', '=', staff.id).execute();
-    return { secret, otpauthUri: otpauthUri(secret, staff.email, this.config.brandName ?? 'Back office') };
+    return { secret, otpauthUri: otpauthUri(secret, staff.email, await this.issuer()) };
   }
 
   /** Confirms enrolment with a code from the app; answers the recovery codes, shown once. */
@@ -340,7 +346,7 @@ export class StaffService {
         { action: 'create', entity: 'staff', entityId: row.id, before: null, after: toStaffMember(row) },
       );
     });
-    return { staff: row, secret, otpauthUri: otpauthUri(secret, row.email, this.config.brandName ?? 'Back office'), recoveryCodes: codes };
+    return { staff: row, secret, otpauthUri: otpauthUri(secret, row.email, await this.issuer()), recoveryCodes: codes };
   }
 }
 

@@ -11,6 +11,11 @@ import type { Route } from './+types/layout';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: adminCss }];
 
+/** Back-office pages hold staff data: never kept by a browser or a proxy, never indexed. */
+export function headers() {
+  return { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+}
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   return adminRead<TAdminSession>(context, request, '/api/admin/session');
 }

@@ -12,6 +12,11 @@ import type { Route } from './+types/sign-in';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: adminCss }];
 
+/** Back-office pages hold staff data: never kept by a browser or a proxy, never indexed. */
+export function headers() {
+  return { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+}
+
 export function meta() {
   return [{ title: 'Sign in · Back office' }];
 }

@@ -52,7 +52,7 @@ export default function LowStock({ loaderData }: Route.ComponentProps) {
           <tbody>
             {low.items.map((r) => (
               <tr key={r.skuId} className="border-b border-sand-100 last:border-0">
-                <th scope="row" className="px-3 py-2 text-left font-normal">
+                <th scope="row" className="min-w-56 px-3 py-2 text-left font-normal">
                   <Link to={`/admin/products/${r.productId}`} className="font-medium text-brand-700 hover:underline">
                     {r.code}
                   </Link>
