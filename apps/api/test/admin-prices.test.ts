@@ -117,6 +117,9 @@ describe('low stock', () => {
     expect(low.status).toBe(200);
     const row = low.body.items.find((r: any) => r.skuId === sku.id);
     expect(row).toMatchObject({ total: 0, threshold: 3, code: sku.code });
+    // The product list's "low stock" filter counts the same way.
+    const lowProducts = await t.api('/api/admin/products?stock=low&size=100', { headers: manager.headers });
+    expect(lowProducts.body.items.some((x: any) => x.id === p.id)).toBe(true);
     const totals = low.body.items.map((r: any) => r.total);
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
 

@@ -38,7 +38,12 @@ export async function productPage(db: Db, q: TAdminProductFilter, lowStock: numb
   if (q.status) base = base.where('p.status', '=', q.status);
   if (q.stock === 'out') base = base.where(stockOf, '=', 0);
   else if (q.stock === 'in') base = base.where(stockOf, '>', 0);
-  else if (q.stock === 'low') base = base.where(stockOf, '<=', lowStock);
+  // Low: a sku at or below its own threshold, or the shop's default (as the low-stock view counts).
+  else if (q.stock === 'low')
+    base = base.where(
+      sql<boolean>`exists (select 1 from skus sl where sl.product_id = p.id
+        and coalesce((select sum(st.quantity) from stocks st where st.sku_id = sl.id), 0) <= coalesce(sl.low_stock_threshold, ${lowStock}))`,
+    );
 
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const order = {
