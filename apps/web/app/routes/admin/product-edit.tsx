@@ -474,6 +474,14 @@ export default function ProductEdit({ loaderData }: Route.ComponentProps) {
             />
           </Card>
         </div>
+        {canWrite && (
+          // On narrower screens the publishing card is far below: saving stays in reach.
+          <div className="sticky bottom-0 -mx-4 flex justify-end gap-3 border-t border-sand-200 bg-paper/95 px-4 py-3 xl:hidden">
+            <button type="submit" disabled={busy} className="h-11 rounded-lg bg-brand-700 px-6 font-semibold text-white hover:bg-brand-800 disabled:opacity-60">
+              {busy ? 'Saving…' : product ? 'Save changes' : 'Create product'}
+            </button>
+          </div>
+        )}
       </form>
     </AdminPage>
   );
