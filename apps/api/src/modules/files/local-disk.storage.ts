@@ -108,14 +108,18 @@ export class LocalDiskStorage implements FileStorage {
     const tmp = `${target}.${randomUUID()}.tmp`;
     let size = 0;
     try {
-      const out = fs.createWriteStream(tmp, { flags: 'wx' });
+      const files: string[] = [];
       for (const part of parts) {
         const file = path.join(dir, `${Math.trunc(part.partNumber)}.part`);
         if (!fs.existsSync(file)) throw new StorageNotFoundError(`${key} part ${part.partNumber}`);
         size += (await fsp.stat(file)).size;
-        await pipeline(fs.createReadStream(file), out, { end: false });
+        files.push(file);
       }
-      await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      // One pipeline from all the parts in order: a pipeline per part into one open stream
+      // would leave its listeners on that stream, one set per part.
+      await pipeline(async function* () {
+        for (const file of files) yield* fs.createReadStream(file);
+      }, fs.createWriteStream(tmp, { flags: 'wx' }));
       await fsp.rename(tmp, target);
     } catch (err) {
       await fsp.rm(tmp, { force: true });
