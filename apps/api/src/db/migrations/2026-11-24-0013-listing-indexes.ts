@@ -4,15 +4,12 @@ import type { Kysely } from 'kysely';
 //
 // Reads that do not grow with the catalogue (docs/decisions/0029): a product page's
 // related items (same category, nearest in price) walk this index from the product's
-// price downwards and upwards instead of sorting the whole category by distance; a search's
-// attribute facets count each match's values from an index alone, without visiting the
-// table for the display label.
+// price downwards and upwards instead of sorting the whole category by distance.
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('product_search_category_price_idx').on('product_search').columns(['primary_category_id', 'price', 'product_id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex('product_facets_product_idx').execute();
   await db.schema.dropIndex('product_search_category_price_idx').execute();
 }
