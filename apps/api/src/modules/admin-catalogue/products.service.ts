@@ -160,19 +160,7 @@ export class AdminCatalogueService {
       const now = iso();
       const row = await trx
         .insertInto('products')
-        .values({
-          title: input.title.trim(),
-          slug: input.slug,
-          model_code: input.modelCode?.trim() || null,
-          description: input.description,
-          kind: input.kind,
-          primary_category_id: input.primaryCategoryId,
-          is_new_arrival: input.isNewArrival ? 1 : 0,
-          model_url: null,
-          status: input.status,
-          created_at: now,
-          updated_at: now,
-        })
+        .values({ ...productColumns(input), model_url: null, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       await this.writeParts(trx, row.id, input, []);
@@ -194,18 +182,7 @@ export class AdminCatalogueService {
       const now = iso();
       const r = await trx
         .updateTable('products')
-        .set({
-          title: input.title.trim(),
-          slug: input.slug,
-          model_code: input.modelCode?.trim() || null,
-          description: input.description,
-          kind: input.kind,
-          primary_category_id: input.primaryCategoryId,
-          is_new_arrival: input.isNewArrival ? 1 : 0,
-          status: input.status,
-          version: before.version + 1,
-          updated_at: now,
-        })
+        .set({ ...productColumns(input), version: before.version + 1, updated_at: now })
         .where('id', '=', id)
         .where('version', '=', body.version)
         .executeTakeFirst();
@@ -640,6 +617,20 @@ export class AdminCatalogueService {
       }
     }
   }
+}
+
+/** The products row's columns as the editor sets them. */
+function productColumns(input: Input) {
+  return {
+    title: input.title.trim(),
+    slug: input.slug,
+    model_code: input.modelCode?.trim() || null,
+    description: input.description,
+    kind: input.kind,
+    primary_category_id: input.primaryCategoryId,
+    is_new_arrival: input.isNewArrival ? 1 : 0,
+    status: input.status,
+  };
 }
 
 /** What the audit log keeps of a product: everything staff edit, without stock (kept as movements). */

@@ -115,16 +115,7 @@ async function writeSearchIndex(db: Kysely<Database>, dialect: Dialect, now: Dat
         .values(facetRows.slice(i, i + INSERT_ROWS))
         .execute();
     // Each category's listing, from what was just written: one statement, on the server.
-    await trx
-      .insertInto('category_listing')
-      .columns(['category_id', 'product_id', 'price', 'created_at', 'title'])
-      .expression((eb) =>
-        eb
-          .selectFrom('product_categories as pc')
-          .innerJoin('product_search as ps', 'ps.product_id', 'pc.product_id')
-          .select(['pc.category_id', 'ps.product_id', 'ps.price', 'ps.created_at', 'ps.title']),
-      )
-      .execute();
+    await fillCategoryListing(trx);
     await buildSearchWords(trx);
     await refreshFullTextIndex(trx, dialect);
     await trx.deleteFrom('search_index_state').execute();
@@ -172,17 +163,7 @@ export async function syncProducts(trx: Kysely<Database>, dialect: Dialect, prod
         values (${r.product_id}, ${r.title_text}, ${r.model_text}, ${r.category_text}, ${r.attribute_text})`.execute(trx);
     }
   }
-  await trx
-    .insertInto('category_listing')
-    .columns(['category_id', 'product_id', 'price', 'created_at', 'title'])
-    .expression((eb) =>
-      eb
-        .selectFrom('product_categories as pc')
-        .innerJoin('product_search as ps', 'ps.product_id', 'pc.product_id')
-        .select(['pc.category_id', 'ps.product_id', 'ps.price', 'ps.created_at', 'ps.title'])
-        .where('pc.product_id', 'in', ids),
-    )
-    .execute();
+  await fillCategoryListing(trx, ids);
 
   const touched = new Set<number>([0]);
   for (const r of [...old, ...rows]) for (const c of JSON.parse(r.category_ids) as number[]) touched.add(c);
@@ -199,6 +180,21 @@ export async function syncProducts(trx: Kysely<Database>, dialect: Dialect, prod
       .deleteFrom('search_words')
       .where('word', 'in', list.slice(i, i + 500))
       .execute();
+}
+
+/** The category listings of the indexed products (of `ids` only, when given), from product_search. */
+async function fillCategoryListing(trx: Kysely<Database>, ids?: number[]): Promise<void> {
+  await trx
+    .insertInto('category_listing')
+    .columns(['category_id', 'product_id', 'price', 'created_at', 'title'])
+    .expression((eb) => {
+      const rows = eb
+        .selectFrom('product_categories as pc')
+        .innerJoin('product_search as ps', 'ps.product_id', 'pc.product_id')
+        .select(['pc.category_id', 'ps.product_id', 'ps.price', 'ps.created_at', 'ps.title']);
+      return ids ? rows.where('pc.product_id', 'in', ids) : rows;
+    })
+    .execute();
 }
 
 /** The facets of some categories (0: the whole catalogue) counted again from the read side. */
