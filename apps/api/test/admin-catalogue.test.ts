@@ -395,3 +395,23 @@ describe('bundles', () => {
     }
   });
 });
+
+describe('the product list', () => {
+  it('pages, sorts and filters on the server, the same rows whichever way a page is reached', async () => {
+    const byStock = await get(manager, '/api/admin/products?sort=stock&dir=asc&size=50');
+    const stocks = byStock.body.items.map((r: any) => r.stock);
+    expect(stocks).toEqual([...stocks].sort((a: number, b: number) => a - b));
+    const out = await get(manager, '/api/admin/products?stock=out&size=100');
+    expect(out.body.items.every((r: any) => r.stock === 0)).toBe(true);
+    const inStock = await get(manager, '/api/admin/products?stock=in&size=100');
+    expect(inStock.body.items.every((r: any) => r.stock > 0)).toBe(true);
+    expect(out.body.total + inStock.body.total).toBe((await get(manager, '/api/admin/products?size=1')).body.total);
+    // Two pages of 10 are the first 20 in the same order.
+    const twenty = (await get(manager, '/api/admin/products?sort=price&dir=desc&size=20')).body.items.map((r: any) => r.id);
+    const first = (await get(manager, '/api/admin/products?sort=price&dir=desc&size=10&page=1')).body.items.map((r: any) => r.id);
+    const second = (await get(manager, '/api/admin/products?sort=price&dir=desc&size=10&page=2')).body.items.map((r: any) => r.id);
+    expect([...first, ...second]).toEqual(twenty);
+    const prices = (await get(manager, '/api/admin/products?sort=price&dir=desc&size=20')).body.items.map((r: any) => r.price);
+    expect(prices).toEqual([...prices].sort((a: number, b: number) => b - a));
+  });
+});
