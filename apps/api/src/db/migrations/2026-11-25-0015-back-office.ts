@@ -127,6 +127,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('sale_lines_product_idx').on('sale_lines').column('product_id').execute();
   await db.schema.createIndex('sale_lines_sku_idx').on('sale_lines').column('sku_id').execute();
 
+  // A back-office write replaces one product's rows of the category listings.
+  await db.schema.createIndex('category_listing_product_idx').on('category_listing').column('product_id').execute();
+
   await db.schema
     .createTable('read_side_version')
     .addColumn('id', 'integer', (c) => c.primaryKey())
@@ -138,6 +141,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('read_side_version').execute();
+  await db.schema.dropIndex('category_listing_product_idx').execute();
   await db.schema.dropIndex('sale_lines_sku_idx').execute();
   await db.schema.dropIndex('sale_lines_product_idx').execute();
   await db.schema.dropTable('stock_movements').execute();

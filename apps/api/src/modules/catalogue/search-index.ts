@@ -150,6 +150,11 @@ export async function syncProducts(trx: Kysely<Database>, dialect: Dialect, prod
         values ('delete', ${r.product_id}, ${r.title_text}, ${r.model_text}, ${r.category_text}, ${r.attribute_text})`.execute(trx);
     }
   }
+  const oldFacets = await trx
+    .selectFrom('product_facets')
+    .select(['product_id', 'attribute_id', 'value', 'display_label'])
+    .where('product_id', 'in', ids)
+    .execute();
   await trx.deleteFrom('category_listing').where('product_id', 'in', ids).execute();
   await trx.deleteFrom('product_facets').where('product_id', 'in', ids).execute();
   await trx.deleteFrom('product_search').where('product_id', 'in', ids).execute();
@@ -165,9 +170,13 @@ export async function syncProducts(trx: Kysely<Database>, dialect: Dialect, prod
   }
   await fillCategoryListing(trx, ids);
 
-  const touched = new Set<number>([0]);
-  for (const r of [...old, ...rows]) for (const c of JSON.parse(r.category_ids) as number[]) touched.add(c);
-  await recountCategoryFacets(trx, [...touched]);
+  // The facets of their categories move by what these products took away and brought.
+  const delta = new FacetDelta();
+  const facetsOf = group([...oldFacets], (f) => f.product_id);
+  for (const r of old) delta.add(JSON.parse(r.category_ids), facetsOf.get(r.product_id) ?? [], -1);
+  const newFacetsOf = group(facets, (f) => f.product_id);
+  for (const r of rows) delta.add(JSON.parse(r.category_ids), newFacetsOf.get(r.product_id) ?? [], 1);
+  await delta.apply(trx);
 
   // Every word that is the start of one of their words, before or after: those are the
   // common words whose stored answers may include, or should now include, these products.
@@ -197,59 +206,70 @@ async function fillCategoryListing(trx: Kysely<Database>, ids?: number[]): Promi
     .execute();
 }
 
-/** The facets of some categories (0: the whole catalogue) counted again from the read side. */
-async function recountCategoryFacets(trx: Kysely<Database>, categoryIds: number[]): Promise<void> {
-  await trx.deleteFrom('category_facets').where('category_id', 'in', categoryIds).execute();
-  const out: Database['category_facets'][] = [];
-  const push = (categoryId: number, s: { n: unknown; lo: unknown; hi: unknown } | undefined) => {
-    if (!s || Number(s.n) === 0) return false;
-    out.push(
-      { category_id: categoryId, kind: 'count', key: '', label: '', n: Number(s.n) },
-      { category_id: categoryId, kind: 'price', key: 'min', label: '', n: Number(s.lo) },
-      { category_id: categoryId, kind: 'price', key: 'max', label: '', n: Number(s.hi) },
-    );
-    return true;
-  };
-  const attrRow = (categoryId: number, a: { attribute_id: number; value: string; label: string; n: unknown }) =>
-    out.push({ category_id: categoryId, kind: 'attr', key: `${a.attribute_id}:${a.value}`, label: a.label, n: Number(a.n) });
+/**
+ * Changes to category_facets: per category (0: the whole catalogue), products and products
+ * per attribute value, added or taken away. Applied as increments, so that a write to one
+ * product costs a few statements whatever the size of its categories; the price range is
+ * read again from an index (category_listing by category and price).
+ */
+class FacetDelta {
+  private readonly counts = new Map<number, number>();
+  private readonly attrs = new Map<number, Map<string, { n: number; label: string }>>();
 
-  if (categoryIds.includes(0)) {
-    const all = await trx
-      .selectFrom('product_search')
-      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('price').as('lo'), eb.fn.max('price').as('hi')])
-      .executeTakeFirst();
-    if (push(0, all)) {
-      const attrs = await trx
-        .selectFrom('product_facets')
-        .select((eb) => ['attribute_id', 'value', eb.fn.min('display_label').as('label'), eb.fn.countAll().as('n')])
-        .groupBy(['attribute_id', 'value'])
-        .execute();
-      for (const a of attrs) attrRow(0, a);
+  add(categoryIds: number[], facets: FacetValue[], sign: 1 | -1) {
+    for (const c of [0, ...new Set(categoryIds)]) {
+      this.counts.set(c, (this.counts.get(c) ?? 0) + sign);
+      let byKey = this.attrs.get(c);
+      if (!byKey) this.attrs.set(c, (byKey = new Map()));
+      for (const f of facets) {
+        const key = `${f.attribute_id}:${f.value}`;
+        const d = byKey.get(key);
+        if (d) d.n += sign;
+        else byKey.set(key, { n: sign, label: f.display_label });
+      }
     }
   }
-  const named = categoryIds.filter((c) => c !== 0);
-  if (named.length) {
-    const stats = await trx
-      .selectFrom('category_listing')
-      .select((eb) => ['category_id', eb.fn.countAll().as('n'), eb.fn.min('price').as('lo'), eb.fn.max('price').as('hi')])
-      .where('category_id', 'in', named)
-      .groupBy('category_id')
-      .execute();
-    for (const st of stats) push(st.category_id, st);
-    const attrs = await trx
-      .selectFrom('category_listing as cl')
-      .innerJoin('product_facets as pf', 'pf.product_id', 'cl.product_id')
-      .select((eb) => ['cl.category_id', 'pf.attribute_id', 'pf.value', eb.fn.min('pf.display_label').as('label'), eb.fn.countAll().as('n')])
-      .where('cl.category_id', 'in', named)
-      .groupBy(['cl.category_id', 'pf.attribute_id', 'pf.value'])
-      .execute();
-    for (const a of attrs) attrRow(a.category_id, a);
+
+  async apply(trx: Kysely<Database>) {
+    for (const [c, n] of this.counts) {
+      const changes: [kind: string, key: string, label: string, n: number][] = [['count', '', '', n]];
+      for (const [key, d] of this.attrs.get(c) ?? []) if (d.n !== 0) changes.push(['attr', key, d.label, d.n]);
+      for (const [kind, key, label, d] of changes) {
+        if (d === 0) continue;
+        const r = await trx
+          .updateTable('category_facets')
+          .set((eb) => ({ n: eb('n', '+', d) }))
+          .where('category_id', '=', c)
+          .where('kind', '=', kind)
+          .where('key', '=', key)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0 && d > 0) await trx.insertInto('category_facets').values({ category_id: c, kind, key, label, n: d }).execute();
+      }
+      await trx.deleteFrom('category_facets').where('category_id', '=', c).where('kind', 'in', ['count', 'attr']).where('n', '<=', 0).execute();
+      // The price range, from the index of the category's listing (of product_search for 0).
+      const range =
+        c === 0
+          ? await trx
+              .selectFrom('product_search')
+              .select((eb) => [eb.fn.min('price').as('lo'), eb.fn.max('price').as('hi')])
+              .executeTakeFirst()
+          : await trx
+              .selectFrom('category_listing')
+              .select((eb) => [eb.fn.min('price').as('lo'), eb.fn.max('price').as('hi')])
+              .where('category_id', '=', c)
+              .executeTakeFirst();
+      await trx.deleteFrom('category_facets').where('category_id', '=', c).where('kind', '=', 'price').execute();
+      if (range?.lo != null) {
+        await trx
+          .insertInto('category_facets')
+          .values([
+            { category_id: c, kind: 'price', key: 'min', label: '', n: Number(range.lo) },
+            { category_id: c, kind: 'price', key: 'max', label: '', n: Number(range.hi) },
+          ])
+          .execute();
+      }
+    }
   }
-  for (let i = 0; i < out.length; i += INSERT_ROWS)
-    await trx
-      .insertInto('category_facets')
-      .values(out.slice(i, i + INSERT_ROWS))
-      .execute();
 }
 
 /** Tells every process sharing the database that the read side changed (plugins/catalogue.ts polls it). */
