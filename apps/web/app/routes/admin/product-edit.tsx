@@ -1,5 +1,5 @@
 import type { TAdminProduct, TAdminReference } from '@storefront/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
 import { AdminPage, Card, describedBy, Field, inputClass, Notice, StatusBadge } from '../../components/admin/admin-ui.tsx';
@@ -54,6 +54,14 @@ export default function ProductEdit({ loaderData }: Route.ComponentProps) {
   const set = (patch: Partial<ProductDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const setSku = (i: number, patch: Partial<SkuDraft>) => setDraft((d) => ({ ...d, skus: d.skus.map((s, j) => (j === i ? { ...s, ...patch } : s)) }));
   const err = (field: string) => errors?.fields[field];
+  // A refused save takes the eye to what to fix: the first marked field, else the message.
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!errors) return;
+    const field = document.querySelector<HTMLElement>('#admin-main [aria-invalid="true"]');
+    if (field) field.focus();
+    else notice.current?.scrollIntoView({ block: 'center' });
+  }, [errors]);
 
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -165,18 +173,20 @@ export default function ProductEdit({ loaderData }: Route.ComponentProps) {
       <form onSubmit={save} noValidate className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-6">
           {errors && (
-            <Notice tone="error">
-              {errors.message}
-              {errors.stale && (
-                <>
-                  {' '}
-                  <Link to="." reloadDocument className="font-semibold underline">
-                    Reload the product
-                  </Link>{' '}
-                  (your changes here will be lost; copy what you need first).
-                </>
-              )}
-            </Notice>
+            <div ref={notice}>
+              <Notice tone="error">
+                {errors.message}
+                {errors.stale && (
+                  <>
+                    {' '}
+                    <Link to="." reloadDocument className="font-semibold underline">
+                      Reload the product
+                    </Link>{' '}
+                    (your changes here will be lost; copy what you need first).
+                  </>
+                )}
+              </Notice>
+            </div>
           )}
           {saved && <Notice tone="success">{saved}</Notice>}
           <Card title="Details">
@@ -423,6 +433,14 @@ export default function ProductEdit({ loaderData }: Route.ComponentProps) {
 
           <Card title="Categories">
             {err('categoryIds') && <p className="mb-2 text-sm font-medium text-danger-600">{err('categoryIds')}</p>}
+            <p className="mb-3 text-sm" data-testid="chosen-categories">
+              {draft.categoryIds.length
+                ? topCategories
+                    .filter((c) => draft.categoryIds.includes(c.id))
+                    .map((c) => (c.id === draft.primaryCategoryId ? `${c.path} (main)` : c.path))
+                    .join('; ')
+                : 'No category chosen yet.'}
+            </p>
             <fieldset className="max-h-80 overflow-y-auto pr-1" aria-describedby={err('categoryIds') ? undefined : 'categories-hint'}>
               <legend id="categories-hint" className="mb-2 text-xs text-ink-muted">
                 Tick every category the product belongs to, and choose its main one.
