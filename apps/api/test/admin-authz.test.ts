@@ -308,6 +308,31 @@ const ROWS: Row[] = [
     through: [409],
   },
   {
+    op: 'GET /api/admin/products/export',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/products/export' }),
+    through: [200],
+  },
+  {
+    // A JSON body is no CSV file: an allowed caller gets the import's report ("empty").
+    op: 'POST /api/admin/imports',
+    permission: 'catalogue.write',
+    call: () => ({ method: 'POST', path: '/api/admin/imports', json: {} }),
+    through: [201],
+  },
+  {
+    op: 'GET /api/admin/imports/{id}',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/imports/999999' }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/imports/{id}/apply',
+    permission: 'catalogue.write',
+    call: () => ({ method: 'POST', path: '/api/admin/imports/999999/apply' }),
+    through: [404],
+  },
+  {
     op: 'GET /api/admin/stock/low',
     permission: 'catalogue.read',
     call: () => ({ method: 'GET', path: '/api/admin/stock/low?size=5' }),

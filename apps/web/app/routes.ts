@@ -31,12 +31,14 @@ export default [
   route('robots.txt', 'routes/robots.ts'),
   // The back office (docs/decisions/0031): its own modules and stylesheet, never loaded by a shopper's page.
   route('admin/sign-in', 'routes/admin/sign-in.tsx'),
+  route('admin/products.csv', 'routes/admin/products-csv.ts'),
   layout('routes/admin/layout.tsx', [
     route('admin', 'routes/admin/home.tsx'),
     route('admin/products', 'routes/admin/products.tsx'),
     route('admin/products/new', 'routes/admin/product-edit.tsx', { id: 'admin-product-new' }),
     route('admin/products/:id', 'routes/admin/product-edit.tsx', { id: 'admin-product' }),
     route('admin/prices', 'routes/admin/prices.tsx'),
+    route('admin/import', 'routes/admin/import.tsx'),
     route('admin/stock', 'routes/admin/stock.tsx'),
     route('admin/staff', 'routes/admin/staff.tsx'),
     route('admin/audit', 'routes/admin/audit.tsx'),

@@ -285,3 +285,35 @@ export const ZLowStockRow = z.object({
   byBranch: z.array(ZAdminStockCell),
 });
 export type TLowStockRow = z.infer<typeof ZLowStockRow>;
+
+// ---------------------------------------------------------------------------
+// CSV import
+
+export const ZImportProblem = z.object({ line: z.number(), column: z.string(), message: z.string() });
+export type TImportProblem = z.infer<typeof ZImportProblem>;
+
+export const ZImportSummary = z.object({
+  productsCreated: z.number(),
+  productsChanged: z.number(),
+  productsUnchanged: z.number(),
+  skusCreated: z.number(),
+  skusChanged: z.number(),
+  stockChanges: z.number(),
+});
+export type TImportSummary = z.infer<typeof ZImportSummary>;
+
+export const ZCatalogueImport = z.object({
+  id: z.number(),
+  status: z.enum(['invalid', 'ready', 'applying', 'applied', 'failed']),
+  fileName: z.string(),
+  totalRows: z.number(),
+  /** Products written so far while applying (known to the process applying it). */
+  doneProducts: z.number(),
+  totalProducts: z.number(),
+  errors: z.array(ZImportProblem),
+  errorCount: z.number(),
+  /** What the file does (checked) or did (applied). */
+  summary: ZImportSummary.nullable(),
+  createdAt: z.string(),
+});
+export type TCatalogueImport = z.infer<typeof ZCatalogueImport>;

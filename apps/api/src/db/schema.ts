@@ -686,6 +686,21 @@ export interface ReadSideVersionTable {
   changed_at: string;
 }
 
+/** A CSV import of products, checked in full before it is applied (migration 0016). */
+export interface CatalogueImportsTable {
+  id: Generated<number>;
+  staff_id: number | null;
+  status: string;
+  file_name: string;
+  file_text: string;
+  total_rows: number;
+  errors: Generated<string>;
+  error_count: Generated<number>;
+  summary: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   categories: CategoriesTable;
   products: ProductsTable;
@@ -742,6 +757,7 @@ export interface Database {
   product_slug_redirects: ProductSlugRedirectsTable;
   stock_movements: StockMovementsTable;
   read_side_version: ReadSideVersionTable;
+  catalogue_imports: CatalogueImportsTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

@@ -117,9 +117,12 @@ export class LocalDiskStorage implements FileStorage {
       }
       // One pipeline from all the parts in order: a pipeline per part into one open stream
       // would leave its listeners on that stream, one set per part.
-      await pipeline(async function* () {
-        for (const file of files) yield* fs.createReadStream(file);
-      }, fs.createWriteStream(tmp, { flags: 'wx' }));
+      await pipeline(
+        async function* () {
+          for (const file of files) yield* fs.createReadStream(file);
+        },
+        fs.createWriteStream(tmp, { flags: 'wx' }),
+      );
       await fsp.rename(tmp, target);
     } catch (err) {
       await fsp.rm(tmp, { force: true });

@@ -33,6 +33,7 @@ const NAV: { to: string; label: string; permission: TPermission }[] = [
   { to: '/admin/products', label: 'Products', permission: 'catalogue.read' },
   { to: '/admin/stock', label: 'Low stock', permission: 'catalogue.read' },
   { to: '/admin/prices', label: 'Change prices', permission: 'prices.write' },
+  { to: '/admin/import', label: 'Import and export', permission: 'catalogue.read' },
   { to: '/admin/staff', label: 'Staff', permission: 'staff.manage' },
   { to: '/admin/audit', label: 'Audit log', permission: 'audit.read' },
   { to: '/admin/account', label: 'My account', permission: 'self' },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { adminCatalogueRoutes } from './catalogue.ts';
+import { adminImportRoutes } from './imports.ts';
 import { adminPriceRoutes } from './prices.ts';
 import { adminSessionRoutes } from './session.ts';
 import { adminStaffRoutes } from './staff.ts';
@@ -10,4 +11,5 @@ export async function adminRoutes(app: FastifyInstance) {
   await app.register(adminStaffRoutes);
   await app.register(adminCatalogueRoutes);
   await app.register(adminPriceRoutes);
+  await app.register(adminImportRoutes);
 }
