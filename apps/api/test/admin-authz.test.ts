@@ -333,6 +333,55 @@ const ROWS: Row[] = [
     through: [404],
   },
   {
+    op: 'GET /api/admin/categories',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/categories' }),
+    through: [200],
+  },
+  {
+    // A slug that is not one: an allowed caller gets the 400, and nothing is made.
+    op: 'POST /api/admin/categories',
+    permission: 'catalogue.write',
+    call: () => ({ method: 'POST', path: '/api/admin/categories', json: { name: 'Matrix', slug: 'Not A Slug' } }),
+    through: [400],
+  },
+  {
+    op: 'PUT /api/admin/categories/{id}',
+    permission: 'catalogue.write',
+    call: () => ({ method: 'PUT', path: '/api/admin/categories/999999', json: { name: 'Matrix', slug: 'matrix', version: 1 } }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/categories/{id}/move',
+    permission: 'catalogue.write',
+    call: () => ({ method: 'POST', path: '/api/admin/categories/999999/move', json: { direction: 'up', version: 1 } }),
+    through: [404],
+  },
+  {
+    op: 'DELETE /api/admin/categories/{id}',
+    permission: 'catalogue.write',
+    call: () => ({ method: 'DELETE', path: '/api/admin/categories/999999' }),
+    through: [404],
+  },
+  {
+    op: 'GET /api/admin/attributes',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/attributes' }),
+    through: [200],
+  },
+  {
+    op: 'PUT /api/admin/attributes/{id}',
+    permission: 'catalogue.write',
+    call: () => ({ method: 'PUT', path: '/api/admin/attributes/999999', json: { label: 'Matrix', version: 1 } }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/attributes/{id}/values/rename',
+    permission: 'catalogue.write',
+    call: () => ({ method: 'POST', path: '/api/admin/attributes/999999/values/rename', json: { value: 'x', displayLabel: 'X' } }),
+    through: [404],
+  },
+  {
     op: 'GET /api/admin/stock/low',
     permission: 'catalogue.read',
     call: () => ({ method: 'GET', path: '/api/admin/stock/low?size=5' }),

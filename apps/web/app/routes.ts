@@ -37,6 +37,8 @@ export default [
     route('admin/products', 'routes/admin/products.tsx'),
     route('admin/products/new', 'routes/admin/product-edit.tsx', { id: 'admin-product-new' }),
     route('admin/products/:id', 'routes/admin/product-edit.tsx', { id: 'admin-product' }),
+    route('admin/categories', 'routes/admin/categories.tsx'),
+    route('admin/attributes', 'routes/admin/attributes.tsx'),
     route('admin/prices', 'routes/admin/prices.tsx'),
     route('admin/import', 'routes/admin/import.tsx'),
     route('admin/stock', 'routes/admin/stock.tsx'),

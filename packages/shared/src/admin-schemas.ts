@@ -317,3 +317,49 @@ export const ZCatalogueImport = z.object({
   createdAt: z.string(),
 });
 export type TCatalogueImport = z.infer<typeof ZCatalogueImport>;
+
+// ---------------------------------------------------------------------------
+// Categories and attributes
+
+export const ZAdminCategory = z.object({
+  id: z.number(),
+  name: z.string(),
+  slug: z.string(),
+  parentId: z.number().nullable(),
+  depth: z.number(),
+  path: z.string(),
+  imageUrl: z.string().nullable(),
+  bannerUrl: z.string().nullable(),
+  productCount: z.number(),
+  childCount: z.number(),
+  version: z.number(),
+});
+export type TAdminCategory = z.infer<typeof ZAdminCategory>;
+
+const ZPicturePath = text(500).nullable().default(null);
+
+export const ZAdminCategoryInput = z.object({
+  name: text(120),
+  slug: text(140),
+  parentId: z.number().int().nullable().default(null),
+  imageUrl: ZPicturePath,
+  bannerUrl: ZPicturePath,
+});
+export type TAdminCategoryInput = z.input<typeof ZAdminCategoryInput>;
+
+export const ZAdminCategoryUpdate = ZAdminCategoryInput.omit({ parentId: true }).extend({ version: z.number().int() });
+export type TAdminCategoryUpdate = z.input<typeof ZAdminCategoryUpdate>;
+
+export const ZCategoryMove = z.object({ direction: z.enum(['up', 'down']), version: z.number().int() });
+
+export const ZAdminAttribute = z.object({
+  id: z.number(),
+  name: z.string(),
+  label: z.string(),
+  version: z.number(),
+  values: z.array(z.object({ value: z.string(), displayLabel: z.string(), skus: z.number() })),
+});
+export type TAdminAttribute = z.infer<typeof ZAdminAttribute>;
+
+export const ZAdminAttributeUpdate = z.object({ label: text(80), version: z.number().int() });
+export const ZAttributeValueRename = z.object({ value: text(80), displayLabel: text(80) });

@@ -31,6 +31,8 @@ export function may(session: TAdminSession, permission: TPermission): boolean {
 
 const NAV: { to: string; label: string; permission: TPermission }[] = [
   { to: '/admin/products', label: 'Products', permission: 'catalogue.read' },
+  { to: '/admin/categories', label: 'Categories', permission: 'catalogue.read' },
+  { to: '/admin/attributes', label: 'Attributes', permission: 'catalogue.read' },
   { to: '/admin/stock', label: 'Low stock', permission: 'catalogue.read' },
   { to: '/admin/prices', label: 'Change prices', permission: 'prices.write' },
   { to: '/admin/import', label: 'Import and export', permission: 'catalogue.read' },

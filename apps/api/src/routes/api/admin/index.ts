@@ -4,6 +4,7 @@ import { adminImportRoutes } from './imports.ts';
 import { adminPriceRoutes } from './prices.ts';
 import { adminSessionRoutes } from './session.ts';
 import { adminStaffRoutes } from './staff.ts';
+import { adminTaxonomyRoutes } from './taxonomy.ts';
 
 /** The back office's API, /api/admin/* (docs/decisions/0031); every route declares its permission. */
 export async function adminRoutes(app: FastifyInstance) {
@@ -12,4 +13,5 @@ export async function adminRoutes(app: FastifyInstance) {
   await app.register(adminCatalogueRoutes);
   await app.register(adminPriceRoutes);
   await app.register(adminImportRoutes);
+  await app.register(adminTaxonomyRoutes);
 }
