@@ -1,6 +1,5 @@
-import { formatMoney } from '@storefront/shared';
 import type { ReactNode } from 'react';
-import { Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { Link, useNavigate, useNavigation, useSearchParams } from 'react-router';
 
 // The back office's building blocks: page frame, data table headers, paging and form
 // fields, in the storefront's design tokens (admin.css), keyboard reachable and labelled.
@@ -100,13 +99,22 @@ export function Pagination({ page, size, total }: { page: number; size: number; 
 /** Filters of a data table: a GET form, so the page's address holds the view and back works. */
 export function FilterBar({ children }: { children: ReactNode }) {
   const navigation = useNavigation();
+  const navigate = useNavigate();
+  // A plain GET form (it works before the script loads); once it has, the page's data is
+  // fetched without a reload, and empty filters stay out of the address.
+  const submit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    for (const [k, v] of new FormData(e.currentTarget)) if (typeof v === 'string' && v !== '') q.set(k, v);
+    navigate(`?${q}`);
+  };
   return (
-    <Form method="get" className="mb-4 flex flex-wrap items-end gap-3 rounded-card border border-sand-200 bg-paper p-3" role="search">
+    <form method="get" onSubmit={submit} className="mb-4 flex flex-wrap items-end gap-3 rounded-card border border-sand-200 bg-paper p-3" role="search">
       {children}
       <button type="submit" className="h-10 rounded-lg bg-brand-700 px-4 text-sm font-semibold text-white hover:bg-brand-800">
         {navigation.state === 'loading' ? 'Loading…' : 'Apply'}
       </button>
-    </Form>
+    </form>
   );
 }
 
@@ -151,8 +159,11 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
+const TAKA = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** An amount as staff check it: taka with its paisa ("৳12,500.50"), where the shop shows whole taka. */
 export function taka(poisha: number | null): string {
-  return poisha == null ? '—' : formatMoney(poisha);
+  return poisha == null ? '—' : `৳${TAKA.format(poisha / 100)}`;
 }
 
 export function Notice({ tone = 'info', children }: { tone?: 'info' | 'error' | 'success'; children: ReactNode }) {

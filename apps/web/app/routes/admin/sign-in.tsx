@@ -1,6 +1,6 @@
 import type { TAdminSession } from '@storefront/shared';
 import { useEffect, useState } from 'react';
-import { data, redirect, useActionData, useNavigate, useSearchParams } from 'react-router';
+import { redirect, useNavigate, useSearchParams } from 'react-router';
 import adminCss from '../../admin.css?url';
 import { describedBy, Field, inputClass, Notice } from '../../components/admin/admin-ui.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
@@ -30,21 +30,31 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /**
  * The same sign-in without the page's script (sent before it loaded, or with scripts off):
- * the form posts here, and the session cookie comes back with the redirect.
+ * the form posts here, and the session cookie comes back with the redirect; a refusal comes
+ * back as the reason's code in the address (never what was typed).
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const text = (k: string) => String(form.get(k) ?? '');
   const body = { email: text('email'), password: text('password'), ...(text('code') ? { code: text('code') } : {}) };
   const res = await context.api('/api/admin/session', { method: 'POST', body });
+  const next = new URL(request.url).searchParams.get('next');
   if (res.ok) {
     const headers = new Headers();
     for (const c of res.headers.getSetCookie()) headers.append('set-cookie', c);
-    throw redirect(backTo(new URL(request.url).searchParams.get('next')), { headers });
+    throw redirect(backTo(next), { headers });
   }
-  const json = (await res.json().catch(() => null)) as { error?: { code: string; message: string; fields?: Record<string, string> } } | null;
-  return data({ email: body.email, error: json?.error ?? { code: 'error', message: 'Sign-in failed' } }, { status: res.status });
+  const json = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;
+  const q = new URLSearchParams({ failed: json?.error?.code ?? 'error', ...(next ? { next } : {}) });
+  throw redirect(`/admin/sign-in?${q}`);
 }
+
+/** What a refusal in the address means (the no-script sign-in above). */
+const FAILED: Record<string, string> = {
+  invalid_credentials: 'The email or password is not right',
+  invalid_two_factor_code: 'That code is not right. Codes change every 30 seconds.',
+  rate_limited: 'Too many sign-in attempts. Please try again in a few minutes.',
+};
 
 function backTo(next: string | null): string {
   const to = safeRedirect(next, { fallback: '/admin/products' });
@@ -54,15 +64,15 @@ function backTo(next: string | null): string {
 export default function AdminSignIn() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const posted = useActionData<typeof action>();
-  const [email, setEmail] = useState(posted?.email ?? '');
+  const failed = params.get('failed');
+  const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [useRecovery, setUseRecovery] = useState(false);
-  const [needsCode, setNeedsCode] = useState(posted?.error.code === 'two_factor_required');
+  const [needsCode, setNeedsCode] = useState(failed === 'two_factor_required' || failed === 'invalid_two_factor_code');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; fields: Record<string, string> } | null>(
-    posted && posted.error.code !== 'two_factor_required' ? { message: posted.error.message, fields: posted.error.fields ?? {} } : null,
+    failed && failed !== 'two_factor_required' ? { message: FAILED[failed] ?? 'Sign-in failed. Please try again.', fields: {} } : null,
   );
   // Set once the page's script runs: until then the form posts to the action above.
   const [ready, setReady] = useState(false);
