@@ -16,6 +16,8 @@ export class ApiError extends Error {
 
 export const notFound = (what = 'The item') => new ApiError('not_found', `${what} was not found`);
 export const badRequest = (message: string, fields?: Record<string, string>) => new ApiError('bad_request', message, fields);
+/** A 400 about one field of a form, its message shown by that field. */
+export const fieldError = (field: string, message: string) => new ApiError('validation_error', message, { [field]: message });
 export const conflict = (code: string, message: string, fields?: Record<string, string>) => new ApiError(code, message, fields, 409);
 
 /** A 429 that says when to try again: the error handler sends it as Retry-After (seconds). */

@@ -12,7 +12,7 @@ import {
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { ApiError, conflict } from '../../lib/errors.ts';
+import { conflict, fieldError } from '../../lib/errors.ts';
 import { bumpReadSideVersion, syncProducts } from '../catalogue/search-index.ts';
 import { type Actor, recordAudit } from '../staff/audit.ts';
 
@@ -22,10 +22,6 @@ type Rule = ReturnType<typeof ZBulkPriceChange.parse>;
 const PREVIEW_LINES = 200;
 /** Past this many products, the read side is rebuilt whole after the change rather than product by product. */
 const SYNC_LIMIT = 500;
-
-function invalid(field: string, message: string) {
-  return new ApiError('validation_error', message, { [field]: message });
-}
 
 /** The new amount under a rule, rounded to the rule's step, never below one step. */
 export function changed(amount: number, rule: Pick<Rule, 'kind' | 'value' | 'roundTo'>): number {
@@ -69,10 +65,10 @@ export class AdminPricesService {
 
   private check(body: TBulkPriceChange): Rule {
     const rule = ZBulkPriceChange.parse(body);
-    if (rule.categoryId == null && !rule.productIds?.length) throw invalid('categoryId', 'Choose a category or some products');
+    if (rule.categoryId == null && !rule.productIds?.length) throw fieldError('categoryId', 'Choose a category or some products');
     if (rule.kind === 'percent' && !(rule.value >= -90 && rule.value <= 500 && rule.value !== 0))
-      throw invalid('value', 'Enter a percentage between -90 and 500 (not 0)');
-    if (rule.kind === 'amount' && !(Number.isInteger(rule.value) && rule.value !== 0)) throw invalid('value', 'Enter an amount in taka (not 0)');
+      throw fieldError('value', 'Enter a percentage between -90 and 500 (not 0)');
+    if (rule.kind === 'amount' && !(Number.isInteger(rule.value) && rule.value !== 0)) throw fieldError('value', 'Enter an amount in taka (not 0)');
     return rule;
   }
 

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
-import { ApiError, conflict, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { bumpReadSideVersion } from '../catalogue/search-index.ts';
 import { type Actor, recordAudit } from '../staff/audit.ts';
 import { staleEdit } from '../staff/staff.service.ts';
@@ -21,12 +21,8 @@ type Trx = Kysely<Database>;
 /** The category tree has three levels (spec §2: department, group, leaf). */
 const MAX_DEPTH = 2;
 
-function invalid(field: string, message: string) {
-  return new ApiError('validation_error', message, { [field]: message });
-}
-
 function checkPicture(field: string, url: string | null) {
-  if (url != null && url !== '' && !/^\/[^/\\]/.test(url)) throw invalid(field, 'Use an uploaded picture');
+  if (url != null && url !== '' && !/^\/[^/\\]/.test(url)) throw fieldError(field, 'Use an uploaded picture');
 }
 
 /**
@@ -113,8 +109,8 @@ export class AdminTaxonomyService {
   }
 
   private check(input: { name: string; slug: string; imageUrl: string | null; bannerUrl: string | null }) {
-    if (!input.name.trim()) throw invalid('name', 'Enter a name');
-    if (!SLUG_PATTERN.test(input.slug)) throw invalid('slug', 'Use lower-case letters, digits and single dashes');
+    if (!input.name.trim()) throw fieldError('name', 'Enter a name');
+    if (!SLUG_PATTERN.test(input.slug)) throw fieldError('slug', 'Use lower-case letters, digits and single dashes');
     checkPicture('imageUrl', input.imageUrl);
     checkPicture('bannerUrl', input.bannerUrl);
   }
@@ -127,9 +123,9 @@ export class AdminTaxonomyService {
       if (input.parentId != null) {
         const all = await this.categories(trx);
         const parent = all.find((c) => c.id === input.parentId);
-        if (!parent) throw invalid('parentId', 'The parent category does not exist');
+        if (!parent) throw fieldError('parentId', 'The parent category does not exist');
         depth = parent.depth + 1;
-        if (depth > MAX_DEPTH) throw invalid('parentId', 'Categories go three levels deep: choose a higher parent');
+        if (depth > MAX_DEPTH) throw fieldError('parentId', 'Categories go three levels deep: choose a higher parent');
       }
       const last = await trx
         .selectFrom('categories')
@@ -255,7 +251,7 @@ export class AdminTaxonomyService {
   }
 
   async updateAttribute(id: number, label: string, version: number, actor: Actor): Promise<TAdminAttribute> {
-    if (!label.trim()) throw invalid('label', 'Enter a label');
+    if (!label.trim()) throw fieldError('label', 'Enter a label');
     return this.write(async (trx) => {
       const before = (await this.attributes(trx)).find((a) => a.id === id);
       if (!before) throw notFound('The attribute');
@@ -273,7 +269,7 @@ export class AdminTaxonomyService {
 
   /** An option's label, on every sku that has it ("Walnut" → "Dark walnut"). */
   async renameValue(id: number, value: string, displayLabel: string, actor: Actor): Promise<TAdminAttribute> {
-    if (!displayLabel.trim()) throw invalid('displayLabel', 'Enter a label');
+    if (!displayLabel.trim()) throw fieldError('displayLabel', 'Enter a label');
     return this.write(async (trx) => {
       const before = (await this.attributes(trx)).find((a) => a.id === id);
       if (!before) throw notFound('The attribute');

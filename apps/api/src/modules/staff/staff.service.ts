@@ -14,7 +14,7 @@ import type { AccountsConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
-import { ApiError, conflict, notFound, RateLimitedError } from '../../lib/errors.ts';
+import { ApiError, conflict, fieldError, notFound, RateLimitedError } from '../../lib/errors.ts';
 import { hashPassword, verifyDecoy, verifyPassword } from '../accounts/passwords.ts';
 import { newToken, tokenHash } from '../accounts/tokens.ts';
 import { type Actor, recordAudit } from './audit.ts';
@@ -55,12 +55,8 @@ export function toAdminSession(row: StaffRow): TAdminSession {
   return { staff: toStaffMember(row), permissions: [...ROLE_PERMISSIONS[row.role as TStaffRole]], mustEnrolTwoFactor: mustEnrolTwoFactor(row) };
 }
 
-function invalid(field: string, message: string): ApiError {
-  return new ApiError('validation_error', message, { [field]: message });
-}
-
 export function checkStaffPassword(password: string): void {
-  if ([...password].length < STAFF_PASSWORD_MIN) throw invalid('password', `Use at least ${STAFF_PASSWORD_MIN} characters for a staff password`);
+  if ([...password].length < STAFF_PASSWORD_MIN) throw fieldError('password', `Use at least ${STAFF_PASSWORD_MIN} characters for a staff password`);
 }
 
 /**
@@ -92,9 +88,9 @@ export class StaffService {
 
   async create(input: TCreateStaff, actor: Actor | null): Promise<StaffRow> {
     const email = input.email.normalize('NFKC').trim();
-    if (!isAccountEmailShaped(email)) throw invalid('email', 'Enter a valid email address');
+    if (!isAccountEmailShaped(email)) throw fieldError('email', 'Enter a valid email address');
     const fullName = input.fullName.normalize('NFKC').trim();
-    if (!fullName) throw invalid('fullName', 'Enter a name');
+    if (!fullName) throw fieldError('fullName', 'Enter a name');
     checkStaffPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     const now = iso();
@@ -289,7 +285,7 @@ export class StaffService {
     if (!fresh?.totp_secret) throw conflict('two_factor_not_started', 'Start setting up two-factor sign-in first');
     if (fresh.totp_enabled_at) throw conflict('two_factor_on', 'Two-factor sign-in is already on for this account');
     const step = verifyTotp(fresh.totp_secret, code, Number(fresh.totp_last_step));
-    if (step == null) throw invalid('code', 'That code is not right. Codes change every 30 seconds.');
+    if (step == null) throw fieldError('code', 'That code is not right. Codes change every 30 seconds.');
     const codes = newRecoveryCodes();
     await this.k.transaction().execute(async (trx) => {
       const now = iso();
@@ -314,7 +310,7 @@ export class StaffService {
     if (TWO_FACTOR_REQUIRED.includes(staff.role as TStaffRole)) throw conflict('two_factor_required', 'Owners must keep two-factor sign-in on');
     if (!staff.totp_enabled_at || !staff.totp_secret) return;
     if (verifyTotp(staff.totp_secret, code, Number(staff.totp_last_step)) == null)
-      throw invalid('code', 'That code is not right. Codes change every 30 seconds.');
+      throw fieldError('code', 'That code is not right. Codes change every 30 seconds.');
     await this.k.transaction().execute(async (trx) => {
       await trx.updateTable('staff').set({ totp_secret: null, totp_enabled_at: null, updated_at: iso() }).where('id', '=', staff.id).execute();
       await trx.deleteFrom('staff_recovery_codes').where('staff_id', '=', staff.id).execute();
