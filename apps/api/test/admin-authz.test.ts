@@ -393,6 +393,112 @@ const ROWS: Row[] = [
     call: () => ({ method: 'GET', path: `/api/admin/skus/${skuId}/movements` }),
     through: [200],
   },
+  // Orders and bookings (docs/decisions/0032): reading and fulfilling for staff, money out for
+  // managers and owners. Writes name an order that does not exist: an allowed caller gets the
+  // 404 (the permission is checked first), and no order changes.
+  {
+    op: 'GET /api/admin/orders',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/orders?size=5' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/orders/export',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/orders/export?kind=booking' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/orders/{id}',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/orders/999999' }),
+    through: [404],
+  },
+  {
+    op: 'GET /api/admin/orders/{id}/document',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/orders/999999/document' }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/orders/{id}/actions',
+    permission: 'orders.write',
+    call: () => ({ method: 'POST', path: '/api/admin/orders/999999/actions', json: { action: 'confirm' } }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/orders/{id}/cash',
+    permission: 'orders.write',
+    call: () => ({ method: 'POST', path: '/api/admin/orders/999999/cash', json: { amount: 1000 } }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/orders/{id}/proofs/{proofId}',
+    permission: 'orders.write',
+    call: () => ({ method: 'POST', path: '/api/admin/orders/999999/proofs/1', json: { decision: 'accept' } }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/orders/{id}/notes',
+    permission: 'orders.write',
+    call: () => ({ method: 'POST', path: '/api/admin/orders/999999/notes', json: { body: 'role matrix' } }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/orders/{id}/refunds',
+    permission: 'refunds.write',
+    call: (who) => ({
+      method: 'POST',
+      path: '/api/admin/orders/999999/refunds',
+      json: { idempotencyKey: `matrix-${who}-${fresh()}`, method: 'cash', amount: 100, reason: 'x', reference: 'R' },
+    }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/orders/{id}/refunds/{refundId}/refresh',
+    permission: 'refunds.write',
+    call: () => ({ method: 'POST', path: '/api/admin/orders/999999/refunds/1/refresh' }),
+    through: [404],
+  },
+  // The dashboard (docs/decisions/0032): revenue figures, not for staff
+  {
+    op: 'GET /api/admin/dashboard',
+    permission: 'reports.read',
+    call: () => ({ method: 'GET', path: '/api/admin/dashboard?days=30' }),
+    through: [200],
+    check: (res) => {
+      if (res.status === 200) expect(res.body.series).toHaveLength(30);
+    },
+  },
+  // Customers (docs/decisions/0032)
+  {
+    op: 'GET /api/admin/customers',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: `/api/admin/customers?q=${encodeURIComponent(customer.email)}` }),
+    through: [200],
+    check: (res) => {
+      if (res.status === 200) expect(res.body.items.map((c: any) => c.userId)).toEqual([customer.userId]);
+    },
+  },
+  {
+    op: 'GET /api/admin/customers/{id}',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/customers/999999' }),
+    through: [404],
+  },
+  {
+    // An id that is nobody's: an allowed caller gets the 404, and nobody is blocked.
+    op: 'PATCH /api/admin/customers/{id}',
+    permission: 'customers.manage',
+    call: () => ({ method: 'PATCH', path: '/api/admin/customers/999999', json: { blocked: true, reason: 'role matrix' } }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/customers/{id}/password-reset',
+    permission: 'customers.manage',
+    call: () => ({ method: 'POST', path: '/api/admin/customers/999999/password-reset' }),
+    through: [404],
+  },
 ];
 
 // ---- running a row -------------------------------------------------------------------------------

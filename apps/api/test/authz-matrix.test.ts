@@ -329,6 +329,12 @@ const ROWS: Row[] = [
     expect: { guest: [404], other: [404], owner: [200] },
   },
   {
+    op: 'GET /api/sales/invoice',
+    given: (ctx) => given.order(ctx),
+    call: (ctx) => ({ method: 'GET', path: `/api/sales/invoice?id=${ctx.order.saleId}` }),
+    expect: { guest: [404], other: [404], owner: [200] },
+  },
+  {
     op: 'PATCH /api/sales',
     given: (ctx) => given.order(ctx, 'later'),
     call: (ctx) => ({ method: 'PATCH', path: `/api/sales?id=${ctx.order.saleId}`, json: { status: 'CANCELLED' } }),
@@ -460,6 +466,13 @@ const ROWS: Row[] = [
 
 /** Guest orders: the "owner" is the browser holding the order's access token. */
 const GUEST_ROWS: Row[] = [
+  {
+    op: 'GET /api/sales/invoice',
+    guestOwner: true,
+    given: (ctx) => given.guestOrder(ctx),
+    call: (ctx) => ({ method: 'GET', path: `/api/sales/invoice?invoiceId=${ctx.order.invoiceId}` }),
+    expect: { guest: [404], other: [404], owner: [200] },
+  },
   {
     op: 'GET /api/sales',
     guestOwner: true,

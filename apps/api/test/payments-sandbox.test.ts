@@ -80,8 +80,15 @@ describe('paying by card through the sandbox', () => {
     ]);
     expect(sale.body.history.at(-1).note).toMatch(/verified with the provider/);
     expect(await stockOf(t.db.kysely, sku.id)).toBe(1);
-    const mails = await t.db.kysely.selectFrom('mail_outbox').select('subject').where('subject', 'like', `%${invoiceId}%`).execute();
-    expect(mails).toEqual([{ subject: `Order ${invoiceId} — payment received` }]);
+    // One mail to the shopper, one to the shop's order address.
+    const mails = await t.db.kysely
+      .selectFrom('mail_outbox')
+      .select(['subject', 'to_address'])
+      .where('subject', 'like', `%${invoiceId}%`)
+      .orderBy('id')
+      .execute();
+    expect(mails.map((m) => m.to_address === 'orders@nibash.com.bd')).toEqual([false, true]);
+    expect(mails[0].subject).toBe(`Order ${invoiceId} — payment received`);
 
     // The same notification again, a confirm with the same val_id, the return again: no change.
     const historyBefore = sale.body.history.length;
@@ -100,7 +107,7 @@ describe('paying by card through the sandbox', () => {
     expect(again.headers.get('location')).toBe(`/payments/response/success?invoiceId=${invoiceId}`);
     const after = await t.api(`/api/sales?invoiceId=${invoiceId}`, { headers: { 'x-order-token': token! } });
     expect(after.body.history).toHaveLength(historyBefore);
-    expect(await t.db.kysely.selectFrom('mail_outbox').select('id').where('subject', 'like', `%${invoiceId}%`).execute()).toHaveLength(1);
+    expect(await t.db.kysely.selectFrom('mail_outbox').select('id').where('subject', 'like', `%${invoiceId}%`).execute()).toHaveLength(2);
   });
 
   it("never marks an order paid on a browser's word: no payment, an invented or a foreign val_id all answer 409", async () => {

@@ -24,6 +24,9 @@ export const PERMISSIONS = [
   'stock.write',
   'orders.read',
   'orders.write',
+  'refunds.write',
+  'customers.manage',
+  'reports.read',
   'promotions.write',
   'content.write',
   'staff.manage',
@@ -32,15 +35,29 @@ export const PERMISSIONS = [
 export type TPermission = (typeof PERMISSIONS)[number];
 
 /**
- * owner: everything, and manages staff; manager: catalogue, prices, stock, orders,
- * promotions, content; staff: orders and stock (reading the catalogue to find a sku);
- * read-only: reads.
+ * owner: everything, and manages staff; manager: catalogue, prices, stock, orders, refunds,
+ * customers, the dashboard's figures, promotions, content; staff: orders and stock (reading
+ * the catalogue to find a sku), but no money out and no revenue figures; read-only: reads,
+ * the figures included.
  */
 export const ROLE_PERMISSIONS: Record<TStaffRole, readonly TPermission[]> = {
   owner: PERMISSIONS,
-  manager: ['self', 'catalogue.read', 'catalogue.write', 'prices.write', 'stock.write', 'orders.read', 'orders.write', 'promotions.write', 'content.write'],
+  manager: [
+    'self',
+    'catalogue.read',
+    'catalogue.write',
+    'prices.write',
+    'stock.write',
+    'orders.read',
+    'orders.write',
+    'refunds.write',
+    'customers.manage',
+    'reports.read',
+    'promotions.write',
+    'content.write',
+  ],
   staff: ['self', 'catalogue.read', 'stock.write', 'orders.read', 'orders.write'],
-  read_only: ['self', 'catalogue.read', 'orders.read'],
+  read_only: ['self', 'catalogue.read', 'orders.read', 'reports.read'],
 };
 
 export function roleMay(role: TStaffRole, permission: TPermission): boolean {

@@ -113,6 +113,9 @@ export const ZSaleAttachment = z.object({
   note: z.string(),
   url: z.string().nullable(),
   createdAt: z.string(),
+  /** A payment proof as the shop checked it: pending, accepted or rejected (with the reason). */
+  reviewStatus: z.enum(['pending', 'accepted', 'rejected']).optional(),
+  reviewNote: z.string().nullable().optional(),
 });
 
 export const ZSaleAddress = z.object({
@@ -150,6 +153,9 @@ export const ZSale = z.object({
   paidAt: z.string().nullable(),
   cancelledAt: z.string().nullable(),
   fulfilledAt: z.string().nullable(),
+  /** What the shop has received, and refunded, in poisha. */
+  amountPaid: z.number().int().optional(),
+  refundedTotal: z.number().int().optional(),
   /** When an unpaid booking with no payment proof is released (BOOKING_HOLD_HOURS after it was placed); null otherwise. */
   holdUntil: z.string().nullable().optional(),
   lines: z.array(ZSaleLine),

@@ -48,7 +48,10 @@ export const PAYMENT_METHOD_LABELS: Record<TPaymentMethod, string> = {
  */
 export const SALE_STATUSES = [
   'pending_payment',
+  'placed',
   'confirmed',
+  'packed',
+  'shipped',
   'booked',
   'on_hold',
   'payment_failed',
@@ -56,15 +59,32 @@ export const SALE_STATUSES = [
   'payment_expired',
   'cancelled',
   'fulfilled',
+  'returned',
 ] as const;
 export type TSaleStatus = (typeof SALE_STATUSES)[number];
 
-export const PAYMENT_STATUSES = ['unpaid', 'pending', 'paid', 'review', 'failed', 'cancelled', 'expired', 'proof_submitted'] as const;
+export const PAYMENT_STATUSES = [
+  'unpaid',
+  'pending',
+  'paid',
+  'review',
+  'failed',
+  'cancelled',
+  'expired',
+  'proof_submitted',
+  'proof_rejected',
+  'refund_pending',
+  'partially_refunded',
+  'refunded',
+] as const;
 export type TPaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const SALE_STATUS_LABELS: Record<TSaleStatus, string> = {
   pending_payment: 'Awaiting payment',
+  placed: 'Order placed',
   confirmed: 'Confirmed',
+  packed: 'Packed',
+  shipped: 'On its way',
   booked: 'Booked',
   on_hold: 'On hold for review',
   payment_failed: 'Payment failed',
@@ -72,6 +92,7 @@ export const SALE_STATUS_LABELS: Record<TSaleStatus, string> = {
   payment_expired: 'Payment not completed',
   cancelled: 'Cancelled',
   fulfilled: 'Delivered',
+  returned: 'Returned',
 };
 
 export const PAYMENT_STATUS_LABELS: Record<TPaymentStatus, string> = {
@@ -83,6 +104,10 @@ export const PAYMENT_STATUS_LABELS: Record<TPaymentStatus, string> = {
   cancelled: 'Payment cancelled',
   expired: 'Payment not completed',
   proof_submitted: 'Payment proof received',
+  proof_rejected: 'Payment proof not accepted',
+  refund_pending: 'Refund pending',
+  partially_refunded: 'Partly refunded',
+  refunded: 'Refunded',
 };
 
 /** States of a card order whose stock was released and that may be paid again. */
@@ -111,13 +136,24 @@ export function canRetryPayment(s: TSaleState): boolean {
  * held order is cancelled by the shop, which refunds it.
  */
 export function canCustomerCancel(s: TSaleState): boolean {
-  if (s.status === 'cancelled' || s.status === 'fulfilled' || s.status === 'on_hold') return false;
+  if (!CUSTOMER_CANCELLABLE.includes(s.status)) return false;
   return s.paymentStatus !== 'paid' && s.paymentStatus !== 'review';
 }
 
+/** Once an order is packed, the shop has started on it: only the shop cancels it then. */
+const CUSTOMER_CANCELLABLE: readonly TSaleStatus[] = [
+  'pending_payment',
+  'placed',
+  'confirmed',
+  'booked',
+  'payment_failed',
+  'payment_cancelled',
+  'payment_expired',
+];
+
 /** A payment proof (a bank deposit slip) can be attached to a live booking. */
 export function canUploadProof(s: TSaleState): boolean {
-  return s.kind === 'booking' && s.status === 'booked';
+  return s.kind === 'booking' && s.status === 'booked' && s.paymentStatus !== 'paid';
 }
 
 export const PAYMENT_OUTCOMES = ['success', 'failed', 'cancel', 'later'] as const;

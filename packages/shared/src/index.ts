@@ -26,3 +26,7 @@ export * from './checkout-schemas.ts';
 export * from './upload-client.ts';
 export * from './admin.ts';
 export * from './admin-schemas.ts';
+export * from './fulfilment.ts';
+export * from './admin-order-schemas.ts';
+export * from './admin-customer-schemas.ts';
+export * from './admin-dashboard-schemas.ts';

@@ -114,9 +114,14 @@ export interface ShopReads {
    * GET /api/sales (by id or invoice id) as the page's visitor may see it: their own order as
    * a customer, or a guest's by the order-access cookie; anyone else's is a 404.
    */
-  sale(ref: { id?: number | string; invoiceId?: string }): Promise<TSale>;
+  sale(ref: { id?: number | string; invoiceId?: string }, orderLink?: string | null): Promise<TSale>;
+  /**
+   * The Set-Cookie that lets this browser keep opening a guest order reached by its mailed
+   * link (docs/decisions/0032), or null when the link does not open that order.
+   */
+  rememberOrderLink(invoiceId: string, orderLink: string): Promise<string | null>;
   /** POST /api/sales: the visitor's orders and bookings. */
   sales(req: TSearchRequestInput): Promise<TPage<TSale>>;
   /** GET /api/qrs as SVG: the QR code of one of the visitor's invoices. */
-  invoiceQr(invoiceId: string, size: number): Promise<string>;
+  invoiceQr(invoiceId: string, size: number, orderLink?: string | null): Promise<string>;
 }

@@ -275,6 +275,9 @@ export interface CustomersTable {
   created_at: string;
   updated_at: string;
   password_changed_at: string;
+  /** Staff blocked this customer's sign-in (their orders stay). */
+  blocked_at: string | null;
+  blocked_reason: string | null;
 }
 
 export interface CustomerSessionsTable {
@@ -435,6 +438,17 @@ export interface SalesTable {
   client_address: string | null;
   /** An unpaid booking without a payment proof is released after this; null: never. */
   hold_until: string | null;
+  /** Poisha received: card payments verified, payment proofs accepted, cash collected on delivery. */
+  amount_paid: Generated<number>;
+  /** Poisha handed back by refunds that completed or are with the gateway. */
+  refunded_total: Generated<number>;
+  confirmed_at: string | null;
+  packed_at: string | null;
+  shipped_at: string | null;
+  returned_at: string | null;
+  cod_collected_at: string | null;
+  /** The staff member who recorded the cash. */
+  cod_collected_by: string | null;
 }
 
 export interface SaleLinesTable {
@@ -452,6 +466,8 @@ export interface SaleLinesTable {
   unit_price: number;
   discount: number;
   line_total: number;
+  /** Units that came back (refused at the door, returned later) and went back to stock. */
+  returned_quantity: Generated<number>;
 }
 
 export interface SaleStatusHistoryTable {
@@ -462,6 +478,8 @@ export interface SaleStatusHistoryTable {
   actor: string;
   note: string;
   created_at: string;
+  staff_id: number | null;
+  staff_name: string | null;
 }
 
 export interface StockReservationsTable {
@@ -501,6 +519,55 @@ export interface SaleAttachmentsTable {
   file_uuid: string;
   kind: string;
   note: string;
+  created_at: string;
+  /** 'pending', 'accepted' or 'rejected' */
+  review_status: Generated<string>;
+  /** Why a proof was rejected: the shopper reads it. */
+  review_note: string | null;
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  /** Poisha the accepted proof showed. */
+  amount: number | null;
+}
+
+export interface SaleNotesTable {
+  id: Generated<number>;
+  sale_id: number;
+  staff_id: number | null;
+  staff_name: string;
+  body: string;
+  created_at: string;
+}
+
+export interface RefundsTable {
+  id: Generated<number>;
+  sale_id: number;
+  payment_id: number | null;
+  /** 'gateway', 'bank', 'cash' or 'wallet' */
+  method: string;
+  amount: number;
+  /** JSON [{ lineNo, quantity }] or null */
+  lines: string | null;
+  reason: Generated<string>;
+  reference: string | null;
+  /** 'processing', 'refunded' or 'failed' */
+  status: string;
+  failure_reason: string | null;
+  raw: string | null;
+  idempotency_key: string;
+  staff_id: number | null;
+  staff_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SandboxRefundsTable {
+  id: Generated<number>;
+  refund_ref_id: string;
+  bank_tran_id: string;
+  refe_id: string | null;
+  amount: string;
+  status: string;
   created_at: string;
 }
 
@@ -758,6 +825,9 @@ export interface Database {
   stock_movements: StockMovementsTable;
   read_side_version: ReadSideVersionTable;
   catalogue_imports: CatalogueImportsTable;
+  sale_notes: SaleNotesTable;
+  refunds: RefundsTable;
+  sandbox_refunds: SandboxRefundsTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

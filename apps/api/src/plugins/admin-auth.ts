@@ -23,8 +23,12 @@ declare module 'fastify' {
 }
 
 export const ADMIN_COOKIE = 'admin_sid';
-/** The back office's pages and its API: the only paths the staff cookie is sent to. */
-export const ADMIN_COOKIE_PATHS = ['/admin', '/api/admin'];
+/**
+ * The back office's pages and its API: the only paths the staff cookie is sent to. The
+ * back office's first screen fetches its data at /admin.data when the browser navigates to
+ * it, which the path /admin does not cover (a cookie's path matches only up to a "/").
+ */
+export const ADMIN_COOKIE_PATHS = ['/admin', '/admin.data', '/api/admin'];
 
 export function setAdminCookie(reply: FastifyReply, token: string, expiresAt: string, secure: boolean): void {
   for (const path of ADMIN_COOKIE_PATHS) {

@@ -14,6 +14,8 @@ declare module 'fastify' {
     payments: PaymentProvider;
     /** Signs the sandbox gateway's notifications: PAYMENT_SANDBOX_SECRET, or this installation's own; '' with SSLCommerz. */
     sandboxSecret: string;
+    /** Signs the order links of guests' order mails (docs/decisions/0032). */
+    orderLinkSecret: string;
   }
 }
 
@@ -34,6 +36,7 @@ export const paymentsPlugin = fp(async (app: FastifyInstance) => {
   }
   app.decorate('payments', provider);
   app.decorate('sandboxSecret', sandboxSecret);
+  app.decorate('orderLinkSecret', await installationSecret(app.db.kysely, 'order_links'));
 
   let timer: NodeJS.Timeout | null = null;
   let running = false;

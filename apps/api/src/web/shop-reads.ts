@@ -33,7 +33,8 @@ import { searchItems } from '../modules/catalogue/search.service.ts';
 import { listCurrencies } from '../modules/currencies/currencies.service.ts';
 import { searchDiscounts } from '../modules/pricing/pricing.service.ts';
 import { searchContent, siteSettings } from '../modules/site/site.service.ts';
-import { type OrderViewer, requestTokens } from '../modules/orders/access.ts';
+import { orderAccessSetCookie, orderLinkFor, orderLinkMatches, type OrderViewer, requestTokens, serializeAccessCookie } from '../modules/orders/access.ts';
+import { saleByInvoice } from '../modules/orders/repository.ts';
 import { orderDeps } from '../modules/orders/deps.ts';
 import { invoiceQr } from '../modules/orders/invoice-qr.ts';
 import { accessibleSale, getSale, searchSales } from '../modules/orders/view-orders.ts';
@@ -128,7 +129,15 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
   };
   // Who asks for an order (docs/decisions/0018): the signed-in customer, or the guest
   // holding the order-access cookie.
-  const viewer = async (): Promise<OrderViewer> => ({ customerId: (await signedIn())?.customerId ?? null, tokens: requestTokens(req) });
+  // A mailed order link opened on this page counts as the header an API client sends.
+  const viewer = async (orderLink?: string | null): Promise<OrderViewer> => {
+    const tokens = requestTokens(req);
+    return {
+      customerId: (await signedIn())?.customerId ?? null,
+      tokens: orderLink ? { ...tokens, header: orderLink.slice(0, 100) } : tokens,
+      linkSecret: app.orderLinkSecret,
+    };
+  };
   return {
     siteSettings: async () => (await shell.get()).settings,
     allCategories: async () => (await shell.get()).categories,
@@ -172,11 +181,19 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
     homeContent: (articles) => homeContent(db, articles),
     siteBullets: () => siteBullets(db),
     content: (r) => searchContent(db, parsed(ZSearchRequest, r)),
-    sale: async (ref) => getSale(orderDeps(app, req.log), await viewer(), parsed(ZSaleRef, ref)),
+    sale: async (ref, orderLink) => getSale(orderDeps(app, req.log), await viewer(orderLink), parsed(ZSaleRef, ref)),
+    async rememberOrderLink(invoiceId, orderLink) {
+      const sale = await saleByInvoice(db, invoiceId.slice(0, 40));
+      if (!sale || sale.customer_id !== null || !orderLinkMatches(app.orderLinkSecret, sale.invoice_id, orderLink)) return null;
+      const cookie = requestTokens(req).cookie;
+      cookie.delete(sale.invoice_id);
+      cookie.set(sale.invoice_id, orderLink);
+      return orderAccessSetCookie(serializeAccessCookie(cookie), app.config.publicUrl);
+    },
     sales: async (r) => searchSales(orderDeps(app, req.log), await viewer(), parsed(ZSearchRequest, r)),
-    async invoiceQr(invoiceId, size) {
-      const sale = await accessibleSale(orderDeps(app, req.log), await viewer(), parsed(ZSaleRef, { invoiceId }));
-      return (await invoiceQr(app.config.publicUrl, sale.invoice_id, size, 'svg')) as string;
+    async invoiceQr(invoiceId, size, orderLink) {
+      const sale = await accessibleSale(orderDeps(app, req.log), await viewer(orderLink), parsed(ZSaleRef, { invoiceId }));
+      return (await invoiceQr(app.config.publicUrl, sale.invoice_id, size, 'svg', orderLinkFor(app.orderLinkSecret, sale))) as string;
     },
   };
 }

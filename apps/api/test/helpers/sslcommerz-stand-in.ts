@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 //   POST /gwprocess/v4/api.php                            form → { status, sessionkey, GatewayPageURL }
 //   GET  /validator/api/validationserverAPI.php           val_id → status VALID, then VALIDATED
 //   GET  /validator/api/merchantTransIDvalidationAPI.php  tran_id → { APIConnect, no_of_trans_found, element }
+//        bank_tran_id + refund_amount + refund_remarks (+ refe_id) → a refund: { APIConnect, status
+//        success | failed | processing, refund_ref_id, errorReason }; refund_ref_id → its state
+//        (processing until the test settles it with settleRefund, then refunded or cancelled)
 // A test plays the payer and the bank through complete(), then delivers the result the way
 // the gateway does: the browser's form POST to success/fail/cancel URLs (returnFields) and
 // the IPN to ipn_url (sendIpn), both signed with verify_sign / verify_key.
@@ -29,6 +32,10 @@ export interface SslcommerzStandIn {
   sessions: Map<string, StandInSession>;
   /** Every request the stand-in received (path and parsed fields), for assertions. */
   requests: { method: string; path: string; fields: Record<string, string> }[];
+  /** Refunds the stand-in has started, by refund_ref_id. */
+  refunds: Map<string, { bankTranId: string; refeId: string; amount: string; status: 'processing' | 'refunded' | 'cancelled' }>;
+  /** The bank's answer to a refund: it went back, or the gateway dropped it. */
+  settleRefund(refundRefId: string, outcome: 'refunded' | 'cancelled'): void;
   /** When set, every API call answers 500 (the gateway is down). */
   down: boolean;
   /** When set, initiation answers FAILED with this reason. */
@@ -67,6 +74,8 @@ export async function startSslcommerzStandIn(opts: { storeId?: string; storePass
   const storePassword = opts.storePassword ?? 'teststore01@ssl';
   const sessions = new Map<string, StandInSession>();
   const requests: SslcommerzStandIn['requests'] = [];
+  const refunds: SslcommerzStandIn['refunds'] = new Map();
+  const poisha = (amount: string) => Math.round(Number(amount) * 100);
   let url = '';
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -147,6 +156,42 @@ export async function startSslcommerzStandIn(opts: { storeId?: string; storePass
 
     if (req.method === 'GET' && (u.pathname === '/validator/api/validationserverAPI.php' || u.pathname === '/validator/api/merchantTransIDvalidationAPI.php')) {
       if (fields.store_id !== storeId || fields.store_passwd !== storePassword) return json(res, 200, { APIConnect: 'INVALID_REQUEST' });
+      if (u.pathname.endsWith('merchantTransIDvalidationAPI.php') && fields.refund_ref_id) {
+        const r = refunds.get(fields.refund_ref_id);
+        if (!r) return json(res, 200, { APIConnect: 'DONE', status: 'invalid', errorReason: 'Invalid refund_ref_id' });
+        return json(res, 200, {
+          APIConnect: 'DONE',
+          bank_tran_id: r.bankTranId,
+          refund_ref_id: fields.refund_ref_id,
+          initiated_on: '2026-11-21 13:00:00',
+          refunded_on: r.status === 'refunded' ? '2026-11-22 10:00:00' : '',
+          status: r.status,
+          errorReason: r.status === 'cancelled' ? 'Refund cancelled by the bank' : '',
+        });
+      }
+      if (u.pathname.endsWith('merchantTransIDvalidationAPI.php') && fields.bank_tran_id) {
+        const paid = [...sessions.values()].find((x) => (x.status === 'VALID' || x.status === 'VALIDATED') && record(x).bank_tran_id === fields.bank_tran_id);
+        const answer = (status: string, refundRefId: string, errorReason: string) =>
+          json(res, 200, {
+            APIConnect: 'DONE',
+            bank_tran_id: fields.bank_tran_id,
+            trans_id: paid?.init.tran_id ?? '',
+            refund_ref_id: refundRefId,
+            status,
+            errorReason,
+          });
+        if (!paid) return answer('failed', '', 'Invalid bank_tran_id');
+        if (!fields.refund_amount || !fields.refund_remarks) return answer('failed', '', 'refund_amount and refund_remarks are required');
+        const same = [...refunds].find(([, r]) => r.bankTranId === fields.bank_tran_id && fields.refe_id && r.refeId === fields.refe_id);
+        if (same) return answer('processing', same[0], '');
+        const before = [...refunds.values()]
+          .filter((r) => r.bankTranId === fields.bank_tran_id && r.status !== 'cancelled')
+          .reduce((n, r) => n + poisha(r.amount), 0);
+        if (before + poisha(fields.refund_amount) > poisha(paid.paidAmount)) return answer('failed', '', 'Refund amount exceeds the transaction amount');
+        const refundRefId = `RF${randomBytes(6).toString('hex').toUpperCase()}`;
+        refunds.set(refundRefId, { bankTranId: fields.bank_tran_id, refeId: fields.refe_id ?? '', amount: fields.refund_amount, status: 'processing' });
+        return answer('success', refundRefId, '');
+      }
       if (u.pathname.endsWith('validationserverAPI.php')) {
         const s = [...sessions.values()].find((x) => x.valId && x.valId === fields.val_id);
         if (!s) return json(res, 200, { status: 'INVALID_TRANSACTION', APIConnect: 'DONE' });
@@ -173,6 +218,12 @@ export async function startSslcommerzStandIn(opts: { storeId?: string; storePass
     storeId,
     storePassword,
     sessions,
+    refunds,
+    settleRefund(refundRefId, outcome) {
+      const r = refunds.get(refundRefId);
+      if (!r) throw new Error(`no refund ${refundRefId}`);
+      r.status = outcome;
+    },
     requests,
     down: false,
     refuseInitiation: null,

@@ -15,6 +15,7 @@ import * as m0013 from './2026-11-24-0013-listing-indexes.ts';
 import * as m0014 from './2026-11-24-0014-search-words.ts';
 import * as m0015 from './2026-11-25-0015-back-office.ts';
 import * as m0016 from './2026-11-25-0016-catalogue-imports.ts';
+import * as m0017 from './2026-11-25-0017-order-workflow.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-0014-search-words': m0014,
   '2026-11-25-0015-back-office': m0015,
   '2026-11-25-0016-catalogue-imports': m0016,
+  '2026-11-25-0017-order-workflow': m0017,
 };

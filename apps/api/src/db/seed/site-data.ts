@@ -6,6 +6,7 @@ export const KVPS: Record<string, string> = {
   'contact.hotline': '16770',
   'contact.hotlineInternational': '+880 9612 016770',
   'contact.supportEmail': 'support@nibash.com.bd',
+  'contact.orderEmail': 'orders@nibash.com.bd',
   'contact.address': 'House 42, Road 11, Gulshan-1, Dhaka 1212',
   'social.facebook': 'https://www.facebook.com/nibashfurniture',
   'social.instagram': 'https://www.instagram.com/nibashfurniture',

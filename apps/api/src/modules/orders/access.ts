@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ORDER_ACCESS_COOKIE, ORDER_ACCESS_HEADER } from '@storefront/shared';
 import type { FastifyRequest } from 'fastify';
 
@@ -60,10 +60,42 @@ export function requestTokens(request: FastifyRequest): { header: string | null;
 export interface OrderViewer {
   customerId: number | null;
   tokens: { header: string | null; cookie: Map<string, string> };
+  /** Verifies signed order links; without it only access tokens count. */
+  linkSecret?: string | null;
 }
 
 export function viewerOf(request: FastifyRequest): OrderViewer {
-  return { customerId: request.customerId, tokens: requestTokens(request) };
+  return { customerId: request.customerId, tokens: requestTokens(request), linkSecret: request.server.orderLinkSecret };
+}
+
+// ---- signed order links (docs/decisions/0032) --------------------------------------------
+// A guest's order mail carries a link that opens the order on any device until it expires:
+// the invoice id and the expiry, signed with this installation's secret. It is carried like
+// an access token (the cookie, the header), and told apart from one by its length: 6 bytes
+// of expiry and 32 of HMAC-SHA-256 are 51 base64url characters, a random token 32.
+
+/** How long a mailed order link opens the order. */
+export const ORDER_LINK_DAYS = 60;
+const LINK_LENGTH = 51;
+
+function linkMac(secret: string, invoiceId: string, expiresS: number): Buffer {
+  return createHmac('sha256', secret).update(`order-link\n${invoiceId}\n${expiresS}`).digest();
+}
+
+export function signOrderLink(secret: string, invoiceId: string, now = Date.now()): string {
+  const expiresS = Math.floor(now / 1000) + ORDER_LINK_DAYS * 86_400;
+  const head = Buffer.alloc(6);
+  head.writeUIntBE(expiresS, 0, 6);
+  return Buffer.concat([head, linkMac(secret, invoiceId, expiresS)]).toString('base64url');
+}
+
+export function orderLinkMatches(secret: string | null | undefined, invoiceId: string, token: string | null | undefined, now = Date.now()): boolean {
+  if (!secret || !token || token.length !== LINK_LENGTH) return false;
+  const raw = Buffer.from(token, 'base64url');
+  if (raw.length !== 38) return false;
+  const expiresS = raw.readUIntBE(0, 6);
+  if (expiresS * 1000 <= now) return false;
+  return timingSafeEqual(raw.subarray(6), linkMac(secret, invoiceId, expiresS));
 }
 
 /**
@@ -74,5 +106,27 @@ export function viewerOf(request: FastifyRequest): OrderViewer {
 export function mayAccess(sale: { customer_id: number | null; invoice_id: string; access_token_hash: string | null }, viewer: OrderViewer): boolean {
   if (sale.customer_id !== null) return viewer.customerId === sale.customer_id;
   const { header, cookie } = viewer.tokens;
-  return tokenMatches(header, sale.access_token_hash) || tokenMatches(cookie.get(sale.invoice_id), sale.access_token_hash);
+  const held = cookie.get(sale.invoice_id);
+  return (
+    tokenMatches(header, sale.access_token_hash) ||
+    tokenMatches(held, sale.access_token_hash) ||
+    orderLinkMatches(viewer.linkSecret, sale.invoice_id, header) ||
+    orderLinkMatches(viewer.linkSecret, sale.invoice_id, held)
+  );
+}
+
+/** A guest sale's link for its mails, QR code and printed invoice; null for a customer's sale (they sign in). */
+export function orderLinkFor(secret: string, sale: { customer_id: number | null; invoice_id: string }, now = Date.now()): string | null {
+  return sale.customer_id === null ? signOrderLink(secret, sale.invoice_id, now) : null;
+}
+
+/** The order page's address, with the signed link for a guest's sale. */
+export function orderPageUrl(publicUrl: string, invoiceId: string, link: string | null): string {
+  return `${publicUrl}/orders?invoiceId=${encodeURIComponent(invoiceId)}${link ? `&key=${link}` : ''}`;
+}
+
+/** The order-access cookie as checkout sets it (decision 0018), for a page response's headers. */
+export function orderAccessSetCookie(value: string, publicUrl: string): string {
+  const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
+  return `${ORDER_ACCESS_COOKIE}=${encodeURIComponent(value)}; Max-Age=${ORDER_ACCESS_MAX_AGE_S}; Path=/; HttpOnly; SameSite=Lax${secure}`;
 }

@@ -4,6 +4,7 @@ import { findFile, findFileForOwner } from '../files/files.service.ts';
 import type { OrderViewer } from './access.ts';
 import type { OrderDeps } from './deps.ts';
 import { addHistory } from './history.ts';
+import { notifyShop } from './notify.ts';
 import * as repo from './repository.ts';
 import { saleState } from './sale-view.ts';
 import { accessibleSale, getSale } from './view-orders.ts';
@@ -28,12 +29,18 @@ export async function attachPaymentProof(
     throw new ApiError('bad_request', 'This file was not found; upload it first', { fileUuid: 'This file was not found; upload it first' });
   }
   const now = new Date().toISOString();
-  await db.transaction().execute(async (trx) => {
-    await repo.insertAttachment(trx, { sale_id: row.id, file_uuid: file.uuid, kind: 'payment_proof', note: note?.trim().slice(0, 300) ?? '', created_at: now });
+  const added = await db.transaction().execute(async (trx) => {
+    const inserted = await repo.insertAttachment(trx, {
+      sale_id: row.id,
+      file_uuid: file.uuid,
+      kind: 'payment_proof',
+      note: note?.trim().slice(0, 300) ?? '',
+      created_at: now,
+    });
     const moved = await repo.transitionSale(
       trx,
       row.id,
-      { fromStatuses: ['booked'], fromPaymentStatuses: ['unpaid', 'proof_submitted'] },
+      { fromStatuses: ['booked'], fromPaymentStatuses: ['unpaid', 'proof_submitted', 'proof_rejected'] },
       { payment_status: 'proof_submitted', updated_at: now },
     );
     if (moved)
@@ -46,6 +53,8 @@ export async function attachPaymentProof(
         `Payment proof uploaded: ${file.name}`,
         now,
       );
+    return inserted.some((r) => Number(r.numInsertedOrUpdatedRows ?? 0) > 0);
   });
+  if (added) await notifyShop(deps, row.id, 'new_proof');
   return getSale(deps, viewer, { id: row.id });
 }

@@ -27,14 +27,16 @@ export async function cancelSale(deps: OrderDeps, saleId: number, actor: Actor, 
     if (PAID_STATES.includes(sale.payment_status) || sale.status === 'on_hold') {
       throw conflict('order_paid', 'This order has been paid, so it cannot be cancelled here. Please contact us if you want a refund.');
     }
+    const owed = Number(sale.amount_paid) - Number(sale.refunded_total);
     const moved = await repo.transitionSale(
       trx,
       sale.id,
       {
-        fromStatuses: ['pending_payment', 'confirmed', 'booked', 'payment_failed', 'payment_cancelled', 'payment_expired'],
-        fromPaymentStatuses: ['unpaid', 'pending', 'failed', 'cancelled', 'expired', 'proof_submitted'],
+        fromStatuses: ['pending_payment', 'placed', 'confirmed', 'booked', 'payment_failed', 'payment_cancelled', 'payment_expired'],
+        fromPaymentStatuses: ['unpaid', 'pending', 'failed', 'cancelled', 'expired', 'proof_submitted', 'proof_rejected'],
       },
-      { status: 'cancelled', cancelled_at: now, updated_at: now },
+      // A deposit staff accepted is owed back to the shopper (docs/decisions/0032).
+      { status: 'cancelled', cancelled_at: now, updated_at: now, ...(owed > 0 ? { payment_status: 'refund_pending' } : {}) },
     );
     if (!moved) return { sale, changed: false };
     await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'The order was cancelled', now);
@@ -44,7 +46,8 @@ export async function cancelSale(deps: OrderDeps, saleId: number, actor: Actor, 
       text += `; ${units} item${units === 1 ? '' : 's'} returned to stock`;
     }
     if (await repo.releaseCouponHold(trx, sale)) text += `; coupon ${sale.coupon_code} released`;
-    await addHistory(trx, sale.id, 'cancelled', sale.payment_status, actor, text, now);
+    if (owed > 0) text += '; the payment received is to be refunded';
+    await addHistory(trx, sale.id, 'cancelled', owed > 0 ? 'refund_pending' : sale.payment_status, actor, text, now);
     return { sale: (await repo.saleById(trx, sale.id))!, changed: true };
   });
 }

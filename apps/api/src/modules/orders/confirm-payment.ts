@@ -3,7 +3,7 @@ import { ApiError, conflict, notFound } from '../../lib/errors.ts';
 import { type GatewayTransaction, ProviderError, VERIFIED_STATUSES } from '../payments/provider.ts';
 import type { OrderDeps } from './deps.ts';
 import { type Actor, addHistory, PAID_STATES, type PaymentOutcome } from './history.ts';
-import { sendOrderMail } from './notify.ts';
+import { notifyShop, sendOrderMail } from './notify.ts';
 import * as repo from './repository.ts';
 import { reserveAgain } from './stock.ts';
 
@@ -98,8 +98,10 @@ async function applyVerifiedPayment(deps: OrderDeps, saleId: number, paymentId: 
     // Already recorded (a replayed notification, a second confirm): nothing to do.
     if (!applied) return { sale, changed: false };
 
+    // What arrived is counted, so that a refund can hand back all of it and never more.
+    const received = Number(sale.amount_paid) + Number(tx.amount);
     if (PAID_STATES.includes(sale.payment_status)) {
-      await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'on_hold', updated_at: now });
+      await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'on_hold', amount_paid: received, updated_at: now });
       await addHistory(
         trx,
         sale.id,
@@ -131,11 +133,27 @@ async function applyVerifiedPayment(deps: OrderDeps, saleId: number, paymentId: 
     }
     const status: TSaleStatus = hold ? 'on_hold' : 'confirmed';
     const paymentStatus: TPaymentStatus = review ? 'review' : 'paid';
-    await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status, payment_status: paymentStatus, paid_at: now, updated_at: now });
+    await repo.transitionSale(
+      trx,
+      sale.id,
+      { fromStatuses: [sale.status] },
+      {
+        status,
+        payment_status: paymentStatus,
+        amount_paid: received,
+        paid_at: now,
+        confirmed_at: hold ? null : now,
+        updated_at: now,
+      },
+    );
     await addHistory(trx, sale.id, status, paymentStatus, actor, notes.join('; '), now);
     mail = hold ? 'held' : 'paid';
     return { sale: (await repo.saleById(trx, sale.id))!, changed: true };
   });
-  if (mail) await sendOrderMail(deps, outcome.sale.id, mail);
+  if (mail) {
+    await sendOrderMail(deps, outcome.sale.id, mail);
+    // A card order reaches the shop when its money has (docs/decisions/0032).
+    await notifyShop(deps, outcome.sale.id, 'new_sale');
+  }
   return outcome;
 }

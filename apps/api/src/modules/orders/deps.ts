@@ -11,8 +11,10 @@ export interface OrderDeps {
   config: AppConfig;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** Signs guests' order links (docs/decisions/0032). */
+  orderLinkSecret: string;
 }
 
 export function orderDeps(app: FastifyInstance, log: FastifyBaseLogger = app.log): OrderDeps {
-  return { db: app.db, payments: app.payments, config: app.config, mailer: app.mailer, log };
+  return { db: app.db, payments: app.payments, config: app.config, mailer: app.mailer, log, orderLinkSecret: app.orderLinkSecret };
 }

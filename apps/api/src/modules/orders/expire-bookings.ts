@@ -30,7 +30,12 @@ export async function expireStaleBookings(deps: OrderDeps, now = new Date()): Pr
           b.id,
           'system',
           `Booking released: not paid within ${hours} hours`,
-          (sale) => sale.status === 'booked' && sale.payment_status === 'unpaid' && sale.hold_until !== null && sale.hold_until <= nowIso,
+          (sale) =>
+            sale.status === 'booked' &&
+            (sale.payment_status === 'unpaid' || sale.payment_status === 'proof_rejected') &&
+            Number(sale.amount_paid) === 0 &&
+            sale.hold_until !== null &&
+            sale.hold_until <= nowIso,
         );
         if (r.changed) {
           released++;

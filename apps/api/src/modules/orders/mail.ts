@@ -1,83 +1,283 @@
-import { DELIVERY_METHOD_LABELS, formatMoney, PAYMENT_METHOD_LABELS, type TSale } from '@storefront/shared';
+import { DELIVERY_METHOD_LABELS, formatMoney, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS, SALE_STATUS_LABELS, type TSale } from '@storefront/shared';
 
-// The order confirmation mail: sent through app.mailer (SMTP, or the outbox
-// when no SMTP server is configured) once an order is placed (cash on delivery, booking)
-// or paid (card).
+// The shop's mails about orders (docs/decisions/0032), all from one branded template: the
+// shop's name (and logo when one is set), its colour, an HTML part and a text part saying the
+// same. Sent through app.mailer (SMTP, or the outbox when no SMTP server is configured).
 
-export type OrderMailKind = 'placed' | 'booked' | 'paid' | 'held' | 'released';
+/** When each mail is sent: placing and paying (checkout), and every step staff take. */
+export type OrderMailKind =
+  | 'placed'
+  | 'booked'
+  | 'paid'
+  | 'held'
+  | 'released'
+  | 'confirm'
+  | 'pack'
+  | 'ship'
+  | 'deliver'
+  | 'return'
+  | 'cancel'
+  | 'convert'
+  | 'cash_collected'
+  | 'proof_accepted'
+  | 'proof_rejected'
+  | 'refunded';
+
+export interface Brand {
+  name: string;
+  publicUrl: string;
+  /** An absolute image address (brand.logo), or null for the name set in type. */
+  logoUrl: string | null;
+  /** The brand colour (brand.colour), a #rrggbb. */
+  colour: string;
+  hotline?: string;
+  supportEmail?: string;
+  address?: string;
+}
+
+export interface MailContent {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function orderMail(sale: TSale, kind: OrderMailKind, site: { brand: string; publicUrl: string; hotline?: string; supportEmail?: string }) {
+const dhakaTime = (iso: string) =>
+  new Date(iso).toLocaleString('en-GB', { timeZone: 'Asia/Dhaka', day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** A block of the mail: a paragraph, a table of the order, or a button. */
+type Block = { p: string } | { order: TSale } | { button: { label: string; url: string } } | { facts: [string, string][] };
+
+/** The one template: every mail the shop sends about an order is a heading and some blocks. */
+export function brandedMail(brand: Brand, heading: string, blocks: Block[]): { text: string; html: string } {
+  const colour = /^#[0-9a-f]{6}$/i.test(brand.colour) ? brand.colour : '#1f4d3a';
+  const textParts: string[] = [heading, ''];
+  const htmlParts: string[] = [`<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:#1d2327">${escapeHtml(heading)}</h1>`];
+  for (const b of blocks) {
+    if ('p' in b) {
+      textParts.push(b.p, '');
+      htmlParts.push(`<p style="margin:0 0 14px;font-size:15px;line-height:1.6;color:#1d2327">${escapeHtml(b.p)}</p>`);
+    } else if ('button' in b) {
+      textParts.push(`${b.button.label}: ${b.button.url}`, '');
+      htmlParts.push(
+        `<p style="margin:20px 0"><a href="${escapeHtml(b.button.url)}" style="display:inline-block;background:${colour};color:#ffffff;text-decoration:none;font-weight:600;padding:12px 22px;border-radius:8px">${escapeHtml(b.button.label)}</a></p>`,
+      );
+    } else if ('facts' in b) {
+      textParts.push(...b.facts.map(([k, v]) => `${k}: ${v}`), '');
+      htmlParts.push(
+        `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 14px;font-size:14px">${b.facts
+          .map(
+            ([k, v]) =>
+              `<tr><td style="padding:2px 16px 2px 0;color:#5b6470">${escapeHtml(k)}</td><td style="padding:2px 0;color:#1d2327">${escapeHtml(v)}</td></tr>`,
+          )
+          .join('')}</table>`,
+      );
+    } else {
+      const { text, html } = orderTable(b.order);
+      textParts.push(text, '');
+      htmlParts.push(html);
+    }
+  }
+  const contact = [brand.hotline ? `Hotline ${brand.hotline}` : '', brand.supportEmail ?? ''].filter(Boolean).join(' · ');
+  textParts.push(brand.name, ...(contact ? [contact] : []), ...(brand.address ? [brand.address] : []));
+  const logo = brand.logoUrl
+    ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.name)}" height="36" style="display:block;height:36px;border:0">`
+    : `<span style="font-size:20px;font-weight:700;color:#ffffff;letter-spacing:-0.01em">${escapeHtml(brand.name)}</span>`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(heading)}</title></head>
+<body style="margin:0;padding:0;background:#f4f1ec;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f1ec"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:12px;overflow:hidden">
+<tr><td style="background:${colour};padding:18px 28px"><a href="${escapeHtml(brand.publicUrl)}" style="text-decoration:none">${logo}</a></td></tr>
+<tr><td style="padding:28px">${htmlParts.join('\n')}</td></tr>
+<tr><td style="padding:18px 28px;border-top:1px solid #e7e1d8;font-size:12px;line-height:1.6;color:#5b6470">${escapeHtml(brand.name)}${contact ? `<br>${escapeHtml(contact)}` : ''}${brand.address ? `<br>${escapeHtml(brand.address)}` : ''}</td></tr>
+</table></td></tr></table></body></html>`;
+  return {
+    text: textParts
+      .filter((l, i, all) => !(l === '' && all[i - 1] === ''))
+      .join('\n')
+      .trim(),
+    html,
+  };
+}
+
+function orderTable(sale: TSale): { text: string; html: string } {
   const money = (n: number) => formatMoney(n);
-  // A booking's hold ends (docs/decisions/0022): the shopper is told when, in Dhaka time.
-  const until = sale.holdUntil
-    ? new Date(sale.holdUntil).toLocaleString('en-GB', {
-        timeZone: 'Asia/Dhaka',
-        day: 'numeric',
-        month: 'long',
-        year: 'numeric',
-        hour: 'numeric',
-        minute: '2-digit',
-      })
-    : null;
-  const headline = {
-    placed: 'Thank you for your order. We will call you to arrange delivery; you pay in cash when it arrives.',
-    booked: until
-      ? `Your items are booked and held for you until ${until}. Pay at any showroom or by bank transfer, then upload the deposit slip on your order page; a booking with no payment by then is released.`
-      : 'Your items are booked and held for you. Pay at any showroom or by bank transfer, then upload the deposit slip on your order page.',
-    paid: 'Thank you. Your payment was received and your order is confirmed.',
-    held: 'Thank you. Your payment was received; we are checking it and will call you before the order goes out.',
-    released:
-      'We did not receive a payment for your booking in time, so the items we were holding for you have been released. You are welcome to book them again while they are in stock.',
-  }[kind];
-  const subject = `${sale.kind === 'booking' ? 'Booking' : 'Order'} ${sale.invoiceId} — ${kind === 'paid' ? 'payment received' : kind === 'held' ? 'payment under review' : kind === 'booked' ? 'booked' : kind === 'released' ? 'released' : 'confirmed'}`;
-  const link = `${site.publicUrl}/orders?invoiceId=${encodeURIComponent(sale.invoiceId)}`;
-  const lines = sale.lines.map((l) => `  ${l.quantity} × ${l.title}${l.variant ? ` (${l.variant})` : ''} — ${money(l.lineTotal)}`);
-  const totals = [
-    `  Items: ${money(sale.subTotal)}`,
-    ...(sale.discount ? [`  Discounts: −${money(sale.discount)}`] : []),
-    ...(sale.couponAmount ? [`  Coupon ${sale.couponCode}: −${money(sale.couponAmount)}`] : []),
-    `  Delivery: ${sale.deliveryFee ? money(sale.deliveryFee) : 'free'}`,
-    `  Total (BDT): ${money(sale.total)}`,
+  const totals: [string, string][] = [
+    ['Items', money(sale.subTotal)],
+    ...(sale.discount ? ([['Discounts', `−${money(sale.discount)}`]] as [string, string][]) : []),
+    ...(sale.couponAmount ? ([[`Coupon ${sale.couponCode}`, `−${money(sale.couponAmount)}`]] as [string, string][]) : []),
+    ['Delivery', sale.deliveryFee ? money(sale.deliveryFee) : 'free'],
+    ['Total (BDT)', money(sale.total)],
   ];
   const where = sale.pickupBranch
     ? `Collect from: ${sale.pickupBranch.name}, ${sale.pickupBranch.address}, ${sale.pickupBranch.city}`
     : sale.deliveryAddress
       ? `Deliver to: ${sale.deliveryAddress.fullName}, ${[sale.deliveryAddress.addressLine, sale.deliveryAddress.area, sale.deliveryAddress.district].filter(Boolean).join(', ')} (${sale.deliveryAddress.phone})`
       : '';
+  const title = `${sale.kind === 'booking' ? 'Booking' : 'Order'} ${sale.invoiceId}`;
   const text = [
-    `Dear ${sale.contact.name},`,
+    title,
+    ...sale.lines.map((l) => `  ${l.quantity} × ${l.title}${l.variant ? ` (${l.variant})` : ''} — ${money(l.lineTotal)}`),
     '',
-    headline,
+    ...totals.map(([k, v]) => `  ${k}: ${v}`),
     '',
-    `${sale.kind === 'booking' ? 'Booking' : 'Order'} ${sale.invoiceId}`,
-    ...lines,
-    '',
-    ...totals,
-    '',
-    `Payment: ${PAYMENT_METHOD_LABELS[sale.paymentMethod]}`,
+    `Payment: ${PAYMENT_METHOD_LABELS[sale.paymentMethod]} (${PAYMENT_STATUS_LABELS[sale.paymentStatus]})`,
     `Delivery: ${DELIVERY_METHOD_LABELS[sale.deliveryMethod]}`,
     where,
-    '',
-    `See your order: ${link}`,
-    site.hotline ? `Questions? Call ${site.hotline}${site.supportEmail ? ` or write to ${site.supportEmail}` : ''}.` : '',
-    '',
-    site.brand,
-  ]
-    .filter((l, i, all) => !(l === '' && all[i - 1] === ''))
-    .join('\n');
-  const html = `<p>Dear ${escapeHtml(sale.contact.name)},</p><p>${escapeHtml(headline)}</p>
-<h2 style="font-size:18px">${sale.kind === 'booking' ? 'Booking' : 'Order'} ${escapeHtml(sale.invoiceId)}</h2>
-<table cellpadding="4" style="border-collapse:collapse">${sale.lines
+  ].join('\n');
+  const cell = 'padding:8px 0;border-bottom:1px solid #e7e1d8;font-size:14px;color:#1d2327;vertical-align:top';
+  const html = `<h2 style="margin:18px 0 8px;font-size:16px;color:#1d2327">${escapeHtml(title)}</h2>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${sale.lines
     .map(
       (l) =>
-        `<tr><td>${l.quantity} ×</td><td>${escapeHtml(l.title)}${l.variant ? ` <small>(${escapeHtml(l.variant)})</small>` : ''}</td><td align="right">${escapeHtml(money(l.lineTotal))}</td></tr>`,
+        `<tr><td style="${cell};width:36px">${l.quantity} ×</td><td style="${cell}">${escapeHtml(l.title)}${l.variant ? `<br><span style="color:#5b6470;font-size:13px">${escapeHtml(l.variant)}</span>` : ''}</td><td align="right" style="${cell};white-space:nowrap">${escapeHtml(money(l.lineTotal))}</td></tr>`,
     )
-    .join('')}</table>
-<p>${totals.map((t) => escapeHtml(t.trim())).join('<br>')}</p>
-<p>${escapeHtml(where)}</p>
-<p><a href="${escapeHtml(link)}">See your order</a></p>
-<p>${escapeHtml(site.brand)}</p>`;
-  return { to: sale.contact.email, subject, text, html };
+    .join('')}
+${totals.map(([k, v], i) => `<tr><td></td><td style="padding:4px 0;font-size:14px;color:#5b6470${i === totals.length - 1 ? ';font-weight:700;color:#1d2327' : ''}">${escapeHtml(k)}</td><td align="right" style="padding:4px 0;font-size:14px${i === totals.length - 1 ? ';font-weight:700' : ''}">${escapeHtml(v)}</td></tr>`).join('')}
+</table>
+<p style="margin:12px 0 0;font-size:14px;color:#5b6470">${escapeHtml(PAYMENT_METHOD_LABELS[sale.paymentMethod])} · ${escapeHtml(DELIVERY_METHOD_LABELS[sale.deliveryMethod])}${where ? `<br>${escapeHtml(where)}` : ''}</p>`;
+  return { text, html };
+}
+
+/** The shopper's mail for one event of their order. `note` is the staff's reason or amount where the event has one. */
+export function orderMail(sale: TSale, kind: OrderMailKind, brand: Brand, opts: { link: string; note?: string }): MailContent {
+  const thing = sale.kind === 'booking' ? 'booking' : 'order';
+  const Thing = sale.kind === 'booking' ? 'Booking' : 'Order';
+  const until = sale.holdUntil ? dhakaTime(sale.holdUntil) : null;
+  const note = opts.note?.trim() ?? '';
+  const content: Record<OrderMailKind, { subject: string; heading: string; says: string[]; table?: boolean }> = {
+    placed: {
+      subject: 'confirmed',
+      heading: 'Thank you for your order',
+      says: ['Thank you for your order. We will call you to arrange delivery; you pay in cash when it arrives.'],
+      table: true,
+    },
+    booked: {
+      subject: 'booked',
+      heading: 'Your items are booked',
+      says: [
+        until
+          ? `Your items are booked and held for you until ${until}. Pay at any showroom or by bank transfer, then upload the deposit slip on your order page; a booking with no payment by then is released.`
+          : 'Your items are booked and held for you. Pay at any showroom or by bank transfer, then upload the deposit slip on your order page.',
+      ],
+      table: true,
+    },
+    paid: {
+      subject: 'payment received',
+      heading: 'Payment received',
+      says: ['Thank you. Your payment was received and your order is confirmed.'],
+      table: true,
+    },
+    held: {
+      subject: 'payment under review',
+      heading: 'Payment received, being checked',
+      says: ['Thank you. Your payment was received; we are checking it and will call you before the order goes out.'],
+      table: true,
+    },
+    released: {
+      subject: 'released',
+      heading: 'Your booking was released',
+      says: [
+        'We did not receive a payment for your booking in time, so the items we were holding for you have been released. You are welcome to book them again while they are in stock.',
+      ],
+    },
+    confirm: {
+      subject: 'confirmed by the shop',
+      heading: 'We have confirmed your order',
+      says: ['We have confirmed your order and are preparing it.'],
+      table: true,
+    },
+    pack: {
+      subject: sale.pickupBranch ? 'ready to collect' : 'packed',
+      heading: sale.pickupBranch ? 'Your order is ready to collect' : 'Your order is packed',
+      says: [
+        sale.pickupBranch
+          ? `Your order is packed and waiting for you at ${sale.pickupBranch.name}, ${sale.pickupBranch.address}. Please bring this mail or your invoice number.`
+          : 'Your order is packed and will be on its way soon.',
+      ],
+    },
+    ship: {
+      subject: 'on its way',
+      heading: 'Your order is on its way',
+      says: ['Your order has left our warehouse. Our delivery team will call you before they arrive.'],
+    },
+    deliver: {
+      subject: 'delivered',
+      heading: 'Your order was delivered',
+      says: ['Your order was delivered. We hope you enjoy it; if anything is not right, please tell us.'],
+    },
+    return: { subject: 'return received', heading: 'We received your return', says: ['The items you sent back have reached us.'] },
+    cancel: {
+      subject: 'cancelled',
+      heading: `Your ${thing} was cancelled`,
+      says: [
+        `Your ${thing} was cancelled.`,
+        ...(sale.paymentStatus === 'refund_pending' ? ['The payment we received will be refunded to you; we will write again when it is on its way.'] : []),
+      ],
+    },
+    convert: {
+      subject: 'confirmed as an order',
+      heading: 'Your booking is now an order',
+      says: ['Your booking is now a confirmed order, and we are preparing it.'],
+    },
+    cash_collected: { subject: 'payment received', heading: 'Payment received', says: ['Thank you: we have received your payment in cash.'] },
+    proof_accepted: {
+      subject: 'payment received',
+      heading: 'Your payment was received',
+      says: [
+        sale.paymentStatus === 'paid'
+          ? 'We checked your payment proof: your booking is paid in full. Thank you.'
+          : 'We checked your payment proof and recorded your payment. The rest is still to pay; your booking stays held for you.',
+      ],
+    },
+    proof_rejected: {
+      subject: 'payment proof not accepted',
+      heading: 'We could not accept your payment proof',
+      says: [
+        `We could not accept the payment proof you sent${note ? `: ${note}` : '.'}`,
+        until
+          ? `Please send a new proof from your order page by ${until}, or call us; your items stay held until then.`
+          : 'Please send a new proof from your order page, or call us.',
+      ],
+    },
+    refunded: {
+      subject: 'refund',
+      heading: 'Your refund is on its way',
+      says: [`We have refunded ${note || 'your payment'}. Depending on your bank it can take a few working days to reach you.`],
+    },
+  };
+  const c = content[kind];
+  const statusLine: [string, string][] = [
+    [`${Thing}`, sale.invoiceId],
+    ['Status', SALE_STATUS_LABELS[sale.status]],
+    ['Payment', PAYMENT_STATUS_LABELS[sale.paymentStatus]],
+  ];
+  if ((kind === 'cancel' || kind === 'return') && note) c.says.push(`Reason: ${note}`);
+  const { text, html } = brandedMail(brand, c.heading, [
+    { p: `Dear ${sale.contact.name},` },
+    ...c.says.map((p) => ({ p })),
+    c.table ? { order: sale } : { facts: statusLine },
+    { button: { label: `See your ${thing}`, url: opts.link } },
+    ...(brand.hotline ? [{ p: `Questions? Call ${brand.hotline}${brand.supportEmail ? ` or write to ${brand.supportEmail}` : ''}.` }] : []),
+  ]);
+  return { to: sale.contact.email, subject: `${Thing} ${sale.invoiceId} — ${c.subject}`, text, html };
+}
+
+/** The shop's own mail: a new order or booking, or a payment proof to check. */
+export function shopMail(sale: TSale, event: 'new_sale' | 'new_proof', brand: Brand, to: string, adminUrl: string): MailContent {
+  const Thing = sale.kind === 'booking' ? 'Booking' : 'Order';
+  const heading = event === 'new_proof' ? `Payment proof for ${sale.invoiceId}` : `New ${Thing.toLowerCase()} ${sale.invoiceId}`;
+  const { text, html } = brandedMail(brand, heading, [
+    {
+      p:
+        event === 'new_proof'
+          ? `${sale.contact.name} uploaded a payment proof for ${Thing.toLowerCase()} ${sale.invoiceId} (${formatMoney(sale.total)}). Please check it.`
+          : `${sale.contact.name} (${sale.contact.mobile}, ${sale.contact.email}) placed ${Thing.toLowerCase()} ${sale.invoiceId} for ${formatMoney(sale.total)}, ${PAYMENT_METHOD_LABELS[sale.paymentMethod].toLowerCase()}.`,
+    },
+    { order: sale },
+    { button: { label: `Open it in the back office`, url: adminUrl } },
+  ]);
+  return { to, subject: `${heading} — ${formatMoney(sale.total)}`, text, html };
 }

@@ -1,27 +1,71 @@
 import type { OrderDeps } from './deps.ts';
 import { siteSettings } from '../site/site.service.ts';
-import { type OrderMailKind, orderMail } from './mail.ts';
+import { orderLinkFor, orderPageUrl } from './access.ts';
+import { type Brand, type OrderMailKind, orderMail, shopMail } from './mail.ts';
 import * as repo from './repository.ts';
 import { toSale } from './sale-view.ts';
 
-/**
- * Sends the order mail after the transaction that changed the order has committed. Mail
- * never decides an order's fate: a failure is logged and the message stays in the outbox.
- */
-export async function sendOrderMail(deps: OrderDeps, saleId: number, kind: OrderMailKind): Promise<void> {
-  try {
-    const db = deps.db.kysely;
-    const row = await repo.saleById(db, saleId);
-    if (!row) return;
-    const [lines, site] = await Promise.all([repo.linesOf(db, [saleId]), siteSettings(db, ['brand.name', 'contact.hotline', 'contact.supportEmail'])]);
-    const mail = orderMail(toSale(row, lines), kind, {
-      brand: site['brand.name'] ?? 'Our shop',
+// Mails about orders are sent after the transaction that changed the order has committed.
+// Mail never decides an order's fate: a failure is logged and the message stays in the outbox.
+
+/** A staff step's mail: which event, and the reason or amount the shopper is told. */
+export interface StaffMail {
+  kind: OrderMailKind;
+  note: string;
+}
+
+const BRAND_KEYS = ['brand.name', 'brand.logo', 'brand.colour', 'contact.hotline', 'contact.supportEmail', 'contact.address', 'contact.orderEmail'];
+
+async function brandOf(deps: OrderDeps): Promise<{ brand: Brand; orderEmail: string | null }> {
+  const site = await siteSettings(deps.db.kysely, BRAND_KEYS);
+  const logo = site['brand.logo']?.trim();
+  return {
+    brand: {
+      name: site['brand.name'] ?? 'Our shop',
       publicUrl: deps.config.publicUrl,
+      logoUrl: logo ? (logo.startsWith('http') ? logo : `${deps.config.publicUrl}${logo.startsWith('/') ? '' : '/'}${logo}`) : null,
+      colour: site['brand.colour'] ?? '#1f4d3a',
       hotline: site['contact.hotline'],
       supportEmail: site['contact.supportEmail'],
-    });
-    await deps.mailer.send(mail);
+      address: site['contact.address'],
+    },
+    orderEmail: site['contact.orderEmail']?.trim() || null,
+  };
+}
+
+async function saleFor(deps: OrderDeps, saleId: number) {
+  const db = deps.db.kysely;
+  const row = await repo.saleById(db, saleId);
+  if (!row) return null;
+  return { row, sale: toSale(row, await repo.linesOf(db, [saleId])) };
+}
+
+/** The shopper's mail about their order; a guest's carries the signed link that opens it anywhere. */
+export async function sendOrderMail(deps: OrderDeps, saleId: number, kind: OrderMailKind, note?: string): Promise<void> {
+  try {
+    const found = await saleFor(deps, saleId);
+    if (!found) return;
+    const { brand } = await brandOf(deps);
+    const link = orderPageUrl(deps.config.publicUrl, found.row.invoice_id, orderLinkFor(deps.orderLinkSecret, found.row));
+    await deps.mailer.send(orderMail(found.sale, kind, brand, { link, note }));
   } catch (err) {
     deps.log.warn({ err, saleId }, 'could not queue the order mail');
+  }
+}
+
+export function sendStaffMail(deps: OrderDeps, saleId: number, mail: StaffMail): Promise<void> {
+  return sendOrderMail(deps, saleId, mail.kind, mail.note);
+}
+
+/** The shop's order address (contact.orderEmail) hears of every new order and booking, and every payment proof. */
+export async function notifyShop(deps: OrderDeps, saleId: number, event: 'new_sale' | 'new_proof'): Promise<void> {
+  try {
+    const { brand, orderEmail } = await brandOf(deps);
+    if (!orderEmail) return;
+    const found = await saleFor(deps, saleId);
+    if (!found) return;
+    await deps.mailer.send(shopMail(found.sale, event, brand, orderEmail, `${deps.config.publicUrl}/admin/orders/${saleId}`));
+  } catch (err) {
+    deps.log.warn({ err, saleId }, 'could not queue the shop’s order mail');
   }
 }

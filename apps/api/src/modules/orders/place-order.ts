@@ -25,7 +25,7 @@ import { checkCardAmount, insertNewPayment } from './card-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import { addHistory } from './history.ts';
 import { assertHoldRoom, type CheckoutClient, checkQuantities, clientKeys, countCheckout, keyOwner, lockHoldKeys, pruneCounts } from './limits.ts';
-import { sendOrderMail } from './notify.ts';
+import { notifyShop, sendOrderMail } from './notify.ts';
 import { openPaymentSession } from './open-payment-session.ts';
 import * as repo from './repository.ts';
 import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
@@ -207,7 +207,8 @@ export async function placeOrder(
   const nowIso = now.toISOString();
   const method: TPaymentMethod = body.paymentMethod;
   const kind = method === 'later' ? 'booking' : 'order';
-  const status: TSaleStatus = method === 'card' ? 'pending_payment' : method === 'later' ? 'booked' : 'confirmed';
+  // Cash-on-delivery orders wait for the shop to confirm them by phone (docs/decisions/0032).
+  const status: TSaleStatus = method === 'card' ? 'pending_payment' : method === 'later' ? 'booked' : 'placed';
   const paymentStatus: TPaymentStatus = method === 'card' ? 'pending' : 'unpaid';
   const access = customerId === null ? newAccessToken() : null;
   const invoiceId = newInvoiceId(now);
@@ -353,6 +354,7 @@ export async function placeOrder(
     };
   }
   await sendOrderMail(deps, sale.id, method === 'later' ? 'booked' : 'placed');
+  await notifyShop(deps, sale.id, 'new_sale');
   return {
     sale,
     view: view([]),

@@ -143,8 +143,8 @@ export async function heldUnits(
       .innerJoin('sale_lines', 'sale_lines.sale_id', 'sales.id')
       .select((eb) => eb.fn.sum<number>('sale_lines.quantity').as('units'))
       .where('sales.stock_held', '=', 1)
-      .where('sales.status', 'in', ['pending_payment', 'confirmed', 'booked'])
-      .where('sales.payment_status', 'in', ['unpaid', 'pending', 'proof_submitted']);
+      .where('sales.status', 'in', ['pending_payment', 'placed', 'confirmed', 'packed', 'shipped', 'booked'])
+      .where('sales.payment_status', 'in', ['unpaid', 'pending', 'proof_submitted', 'proof_rejected']);
     if (excludeSaleId !== null) q = q.where('sales.id', '<>', excludeSaleId);
     return q;
   };
@@ -166,7 +166,7 @@ export function overdueBookings(db: Q, now: string, limit: number) {
     .select(['id', 'invoice_id', 'created_at', 'hold_until'])
     .where('status', '=', 'booked')
     .where('kind', '=', 'booking')
-    .where('payment_status', '=', 'unpaid')
+    .where('payment_status', 'in', ['unpaid', 'proof_rejected'])
     .where('hold_until', 'is not', null)
     .where('hold_until', '<=', now)
     .orderBy('hold_until')
@@ -308,6 +308,8 @@ export function attachmentsOf(db: Q, saleId: number) {
       'sale_attachments.kind',
       'sale_attachments.note',
       'sale_attachments.created_at',
+      'sale_attachments.review_status',
+      'sale_attachments.review_note',
       'files.name',
       'files.mime_type',
       'files.size',

@@ -73,7 +73,9 @@ export function toSale(row: SaleRow, lines: SaleLineRow[]): TSale {
     paidAt: row.paid_at,
     cancelledAt: row.cancelled_at,
     fulfilledAt: row.fulfilled_at,
-    holdUntil: row.status === 'booked' && row.payment_status === 'unpaid' ? row.hold_until : null,
+    amountPaid: Number(row.amount_paid ?? 0),
+    refundedTotal: Number(row.refunded_total ?? 0),
+    holdUntil: row.status === 'booked' && (row.payment_status === 'unpaid' || row.payment_status === 'proof_rejected') ? row.hold_until : null,
     lines: lines.map((l) => ({
       lineNo: l.line_no,
       skuCode: l.sku_code,
@@ -134,6 +136,8 @@ export function saleView(
       note: a.note,
       url: fileUrl(a.file_uuid, a.name),
       createdAt: a.created_at,
+      reviewStatus: a.review_status as 'pending' | 'accepted' | 'rejected',
+      reviewNote: a.review_note,
     })),
   };
 }

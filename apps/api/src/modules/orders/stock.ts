@@ -60,12 +60,16 @@ export function saveReservations(trx: Q, saleId: number, allocations: readonly {
   );
 }
 
-/** Puts back every unit the sale still holds; returns how many. Call after flipping stock_held. */
-export async function releaseStock(trx: Q, saleId: number, now: string): Promise<number> {
+/**
+ * Puts back every unit the sale still holds; returns how many. Call after flipping stock_held.
+ * With `movement`, each return is also a line of the stock ledger (a cancellation by staff).
+ */
+export async function releaseStock(trx: Q, saleId: number, now: string, movement?: { note: string; staffId: number | null }): Promise<number> {
   const held = await repo.heldReservations(trx, saleId);
   let units = 0;
   for (const r of held) {
     await repo.returnStock(trx, r.sku_id, r.branch_id, r.quantity);
+    if (movement) await recordMovement(trx, r.sku_id, r.branch_id, r.quantity, 'returned', movement.note, movement.staffId, now);
     units += r.quantity;
   }
   await repo.markReservationsReleased(
@@ -107,4 +111,31 @@ export function reserveAgain(
     sale.pickup_branch_id,
     now,
   );
+}
+
+/** One line of the stock ledger (stock_movements), with the quantity the branch has after it. */
+export async function recordMovement(
+  trx: Q,
+  skuId: number,
+  branchId: number,
+  delta: number,
+  reason: 'returned' | 'sold' | 'correction' | 'received',
+  note: string,
+  staffId: number | null,
+  now: string,
+) {
+  const row = await trx.selectFrom('stocks').select('quantity').where('sku_id', '=', skuId).where('branch_id', '=', branchId).executeTakeFirst();
+  await trx
+    .insertInto('stock_movements')
+    .values({
+      sku_id: skuId,
+      branch_id: branchId,
+      delta,
+      quantity_after: Number(row?.quantity ?? 0),
+      reason,
+      note: note.slice(0, 300),
+      staff_id: staffId,
+      created_at: now,
+    })
+    .execute();
 }

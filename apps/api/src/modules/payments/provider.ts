@@ -49,7 +49,35 @@ export interface GatewayTransaction {
   raw: Record<string, unknown>;
 }
 
+/** A refund asked of the gateway (SSLCommerz's refund API: bank_tran_id, refund_amount, refund_remarks, refe_id). */
+export interface RefundRequest {
+  /** The bank's transaction id of the verified payment. */
+  bankTranId: string;
+  amount: Minor;
+  remarks: string;
+  /** Ours: the same refe_id twice is the same refund at the gateway. */
+  refeId: string;
+}
+
+export interface RefundAnswer {
+  /** success: started; processing: this refund was started before; failed: refused. */
+  status: 'success' | 'processing' | 'failed';
+  refundRefId: string | null;
+  reason: string | null;
+  raw: Record<string, unknown>;
+}
+
+export interface RefundState {
+  /** refunded: the money went back; processing: not yet; cancelled: the gateway dropped it. */
+  status: 'refunded' | 'processing' | 'cancelled' | 'unknown';
+  raw: Record<string, unknown>;
+}
+
 export interface PaymentProvider {
+  /** The refund API: hands back part or all of a verified payment. Throws ProviderError when unreachable. */
+  refund(req: RefundRequest): Promise<RefundAnswer>;
+  /** The refund query API, by the gateway's refund reference. */
+  refundStatus(refundRefId: string): Promise<RefundState>;
   readonly name: ProviderName;
   /** Opens a payment session. Throws ProviderError when the gateway refuses or is unreachable. */
   initiate(init: PaymentInit): Promise<PaymentSession>;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, SandboxPaymentSessionsTable } from '../../db/schema.ts';
-import { signFields, toGatewayAmount, toTransaction, verifyFields } from './gateway-fields.ts';
-import type { GatewayTransaction, PaymentInit, PaymentProvider, PaymentSession } from './provider.ts';
+import { parseGatewayAmount, signFields, toGatewayAmount, toTransaction, verifyFields } from './gateway-fields.ts';
+import type { GatewayTransaction, PaymentInit, PaymentProvider, PaymentSession, RefundAnswer, RefundState } from './provider.ts';
 
 // The built-in test gateway (decisions.md: the default provider). It behaves like
 // SSLCommerz from the shop's side — a session, a hosted page, a form POST back to our
@@ -80,6 +80,60 @@ export function createSandboxProvider(deps: SandboxDeps): PaymentProvider {
 
     verifySignature(fields: Record<string, string>): boolean {
       return verifyFields(fields, deps.secret);
+    },
+
+    // The same two refund calls as SSLCommerz's, answered in its words: a refund of a paid
+    // session, never more than was paid in all; the same refe_id again is "processing" with
+    // the first refund's reference. A sandbox refund has gone through when it is asked about.
+    async refund(req): Promise<RefundAnswer> {
+      const paid = (await deps.db.selectFrom('sandbox_payment_sessions').selectAll().where('status', 'in', ['VALID', 'VALIDATED']).execute()).find(
+        (r) => gatewayRecord(r).bank_tran_id === req.bankTranId,
+      );
+      const answer = (status: RefundAnswer['status'], refundRefId: string | null, reason: string | null): RefundAnswer => ({
+        status,
+        refundRefId,
+        reason,
+        raw: {
+          APIConnect: 'DONE',
+          bank_tran_id: req.bankTranId,
+          trans_id: paid?.tran_id ?? '',
+          refund_ref_id: refundRefId ?? '',
+          status,
+          errorReason: reason ?? '',
+        },
+      });
+      if (!paid) return answer('failed', null, 'Invalid bank transaction id');
+      return deps.db.transaction().execute(async (trx) => {
+        const earlier = await trx.selectFrom('sandbox_refunds').selectAll().where('bank_tran_id', '=', req.bankTranId).execute();
+        const same = earlier.find((r) => r.refe_id === req.refeId);
+        if (same) return answer('processing', same.refund_ref_id, null);
+        const before = earlier.filter((r) => r.status !== 'cancelled').reduce((n, r) => n + (parseGatewayAmount(r.amount) ?? 0), 0);
+        const paidAmount = parseGatewayAmount(paid.amount) ?? 0;
+        if (req.amount <= 0 || before + req.amount > paidAmount) return answer('failed', null, 'Refund amount is more than the transaction amount');
+        const refundRefId = `SBR${token(9)}`;
+        await trx
+          .insertInto('sandbox_refunds')
+          .values({
+            refund_ref_id: refundRefId,
+            bank_tran_id: req.bankTranId,
+            refe_id: req.refeId,
+            amount: toGatewayAmount(req.amount),
+            status: 'processing',
+            created_at: new Date().toISOString(),
+          })
+          .execute();
+        return answer('success', refundRefId, null);
+      });
+    },
+
+    async refundStatus(refundRefId): Promise<RefundState> {
+      const row = await deps.db.selectFrom('sandbox_refunds').selectAll().where('refund_ref_id', '=', refundRefId).executeTakeFirst();
+      if (!row) return { status: 'unknown', raw: { APIConnect: 'DONE', status: 'invalid', refund_ref_id: refundRefId } };
+      if (row.status === 'processing') await deps.db.updateTable('sandbox_refunds').set({ status: 'refunded' }).where('id', '=', row.id).execute();
+      return {
+        status: 'refunded',
+        raw: { APIConnect: 'DONE', bank_tran_id: row.bank_tran_id, refund_ref_id: row.refund_ref_id, initiated_on: row.created_at, status: 'refunded' },
+      };
     },
   };
 }

@@ -1,10 +1,20 @@
 import { toGatewayAmount, toTransaction, verifyFields } from './gateway-fields.ts';
-import { type GatewayTransaction, type PaymentInit, type PaymentProvider, type PaymentSession, ProviderError } from './provider.ts';
+import {
+  type GatewayTransaction,
+  type PaymentInit,
+  type PaymentProvider,
+  type PaymentSession,
+  ProviderError,
+  type RefundAnswer,
+  type RefundState,
+} from './provider.ts';
 
 // SSLCommerz, the card and mobile-banking gateway of Bangladesh, by its public API (v4):
 //   POST {base}/gwprocess/v4/api.php                         open a session → GatewayPageURL
 //   GET  {base}/validator/api/validationserverAPI.php         what a val_id stands for
-//   GET  {base}/validator/api/merchantTransIDvalidationAPI.php every attempt for a tran_id
+//   GET  {base}/validator/api/merchantTransIDvalidationAPI.php every attempt for a tran_id;
+//        with bank_tran_id + refund_amount it starts a refund, with refund_ref_id it tells
+//        that refund's state
 // The shopper comes back by a form POST to success_url / fail_url / cancel_url, and the
 // gateway posts the same fields to ipn_url, signed with verify_sign / verify_key.
 
@@ -127,6 +137,29 @@ export function createSslcommerzProvider(opts: SslcommerzOptions): PaymentProvid
 
     verifySignature(fields: Record<string, string>): boolean {
       return verifyFields(fields, opts.storePassword);
+    },
+
+    async refund(req): Promise<RefundAnswer> {
+      const json = await getJson('/validator/api/merchantTransIDvalidationAPI.php', {
+        bank_tran_id: req.bankTranId,
+        refund_amount: toGatewayAmount(req.amount),
+        refund_remarks: req.remarks.slice(0, 255) || 'Refund',
+        refe_id: req.refeId,
+      });
+      const status = String(json.status ?? '').toLowerCase();
+      if (String(json.APIConnect ?? '') !== 'DONE') {
+        return { status: 'failed', refundRefId: null, reason: `The gateway refused the request (${String(json.APIConnect ?? 'no answer')})`, raw: json };
+      }
+      const refundRefId = typeof json.refund_ref_id === 'string' && json.refund_ref_id ? json.refund_ref_id : null;
+      if ((status === 'success' || status === 'processing') && refundRefId) return { status, refundRefId, reason: null, raw: json };
+      return { status: 'failed', refundRefId, reason: String(json.errorReason ?? 'The gateway did not start the refund').slice(0, 300), raw: json };
+    },
+
+    async refundStatus(refundRefId): Promise<RefundState> {
+      const json = await getJson('/validator/api/merchantTransIDvalidationAPI.php', { refund_ref_id: refundRefId });
+      const status = String(json.status ?? '').toLowerCase();
+      if (String(json.APIConnect ?? '') !== 'DONE') return { status: 'unknown', raw: json };
+      return { status: status === 'refunded' || status === 'processing' || status === 'cancelled' ? status : 'unknown', raw: json };
     },
   };
 }

@@ -2,7 +2,7 @@ import { ZApiError } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orderDeps } from '../../modules/orders/deps.ts';
-import { viewerOf } from '../../modules/orders/access.ts';
+import { orderLinkFor, viewerOf } from '../../modules/orders/access.ts';
 import { invoiceQr } from '../../modules/orders/invoice-qr.ts';
 import { accessibleSale } from '../../modules/orders/view-orders.ts';
 
@@ -30,7 +30,7 @@ export const qrRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const sale = await accessibleSale(orderDeps(app, req.log), viewerOf(req), { invoiceId: req.query.invoiceId });
       reply.header('cache-control', 'private, max-age=3600');
-      const qr = await invoiceQr(app.config.publicUrl, sale.invoice_id, req.query.size, req.query.format);
+      const qr = await invoiceQr(app.config.publicUrl, sale.invoice_id, req.query.size, req.query.format, orderLinkFor(app.orderLinkSecret, sale));
       return reply.type(req.query.format === 'png' ? 'image/png' : 'image/svg+xml').send(qr as never);
     },
   );

@@ -3,10 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../lib/errors.ts';
 import { orderDeps } from '../../modules/orders/deps.ts';
-import { viewerOf } from '../../modules/orders/access.ts';
+import { orderLinkFor, viewerOf } from '../../modules/orders/access.ts';
+import { invoicePdf, shopIdentity } from '../../modules/orders/invoice-document.ts';
 import { attachPaymentProof } from '../../modules/orders/attach-payment-proof.ts';
 import { cancelOwnSale } from '../../modules/orders/cancel-order.ts';
-import { getSale, searchSales } from '../../modules/orders/view-orders.ts';
+import { accessibleSale, getSale, searchSales } from '../../modules/orders/view-orders.ts';
+import * as repo from '../../modules/orders/repository.ts';
+import { toSale } from '../../modules/orders/sale-view.ts';
 
 export const ZSaleRef = z
   .object({
@@ -51,6 +54,29 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => getSale(orderDeps(app, req.log), viewerOf(req), req.query),
+  );
+
+  app.get(
+    '/api/sales/invoice',
+    {
+      schema: {
+        tags: ['sales'],
+        summary: 'The invoice of one order or booking as a PDF (A4)',
+        description: 'As GET /api/sales: only its owner gets it; anyone else gets 404.',
+        querystring: ZSaleRef,
+      },
+    },
+    async (req, reply) => {
+      const deps = orderDeps(app, req.log);
+      const row = await accessibleSale(deps, viewerOf(req), req.query);
+      const sale = toSale(row, await repo.linesOf(app.db.kysely, [row.id]));
+      const pdf = await invoicePdf(sale, await shopIdentity(app.db.kysely), app.config.publicUrl, orderLinkFor(app.orderLinkSecret, row));
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="invoice-${row.invoice_id}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
   );
 
   app.patch(

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { adminCatalogueRoutes } from './catalogue.ts';
+import { adminCustomersRoutes } from './customers.ts';
+import { adminDashboardRoutes } from './dashboard.ts';
 import { adminImportRoutes } from './imports.ts';
+import { adminOrdersRoutes } from './orders.ts';
 import { adminPriceRoutes } from './prices.ts';
 import { adminSessionRoutes } from './session.ts';
 import { adminStaffRoutes } from './staff.ts';
@@ -14,4 +17,7 @@ export async function adminRoutes(app: FastifyInstance) {
   await app.register(adminPriceRoutes);
   await app.register(adminImportRoutes);
   await app.register(adminTaxonomyRoutes);
+  await app.register(adminOrdersRoutes);
+  await app.register(adminCustomersRoutes);
+  await app.register(adminDashboardRoutes);
 }
