@@ -57,6 +57,24 @@ export function insertCustomer(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Gives a new account the orders its owner placed as a guest: those with no account whose
+ * contact email (in any letter case) and mobile are both the account's. Both, not either:
+ * sign-up verifies neither the email nor the mobile, so matching one alone would let a
+ * stranger who knows someone's email or number sign up with it and read their orders,
+ * delivery address included.
+ */
+export async function attachGuestSales(db: Q, customerId: number, emailKey: string, mobile: string): Promise<number> {
+  const res = await db
+    .updateTable('sales')
+    .set({ customer_id: customerId })
+    .where('customer_id', 'is', null)
+    .where(sql<string>`lower(contact_email)`, '=', emailKey)
+    .where('contact_mobile', '=', mobile)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
 export function updateCustomerProfile(db: Q, id: number, p: { fullName: string; mobile: string; now: string }) {
   return db.updateTable('customers').set({ full_name: p.fullName, mobile: p.mobile, updated_at: p.now }).where('id', '=', id).execute();
 }
@@ -104,15 +122,21 @@ export function insertSession(db: Q, s: { customerId: number; tokenHash: string;
     .executeTakeFirstOrThrow();
 }
 
-/** The live session with this token hash: not revoked, not past its absolute or idle expiry. */
+/**
+ * The live session with this token hash: not revoked, not past its absolute or idle expiry,
+ * and of a customer staff have not blocked (blocking revokes their sessions too; this also
+ * covers one made while the block was being written, docs/decisions/0032).
+ */
 export function findLiveSession(db: Q, tokenHash: string, now: string, idleSince: string) {
   return db
     .selectFrom('customer_sessions')
-    .select(['id', 'customer_id', 'last_seen_at'])
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .where('last_seen_at', '>', idleSince)
+    .innerJoin('customers', 'customers.id', 'customer_sessions.customer_id')
+    .select(['customer_sessions.id', 'customer_sessions.customer_id', 'customer_sessions.last_seen_at'])
+    .where('customer_sessions.token_hash', '=', tokenHash)
+    .where('customer_sessions.revoked_at', 'is', null)
+    .where('customer_sessions.expires_at', '>', now)
+    .where('customer_sessions.last_seen_at', '>', idleSince)
+    .where('customers.blocked_at', 'is', null)
     .executeTakeFirst();
 }
 

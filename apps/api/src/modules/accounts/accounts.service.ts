@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ACCOUNT_BLOCKED_MESSAGE,
   ACCOUNT_MESSAGES,
   MESSAGES,
   type TCustomer,
@@ -162,6 +163,8 @@ export class AccountsService {
           now: iso(),
         });
         await trx.insertInto('wishlists').values({ customer_id: c.id, created_at: c.created_at }).execute();
+        // Their earlier guest orders, matched on email and mobile together (see attachGuestSales).
+        await repo.attachGuestSales(trx, c.id, key, mobile);
         return c;
       });
     } catch (err) {
@@ -199,6 +202,9 @@ export class AccountsService {
     }
     // A good password: this account starts afresh, and the attempt does not count against the address.
     await Promise.all([this.limiter.clear(accountKey), this.limiter.undo(addressKey)]);
+    // Said only after the right password, so a block tells someone guessing nothing
+    // (docs/decisions/0032); staff lift it, a password reset does not.
+    if (customer.blocked_at != null) throw new ApiError('account_blocked', ACCOUNT_BLOCKED_MESSAGE, undefined, 403);
     if (needsRehash(customer.password_hash)) {
       await repo.updatePasswordHash(this.k, customer.id, await hashPassword(body.password), iso(), false);
     }

@@ -26,9 +26,10 @@ export const signinRoutes: FastifyPluginAsyncZod = async (app) => {
           'not say which part was wrong. Failed attempts are limited per account (5) and per client address (50) ' +
           'in 15 minutes, counted in the database: 429 with Retry-After, even across a restart. API clients send ' +
           'the returned authToken as `x-auth-token`; the web app sends `x-session-cookie: 1` and gets the ' +
-          'httpOnly cookie `sid` instead (authToken is then empty).',
+          'httpOnly cookie `sid` instead (authToken is then empty). An account staff blocked answers 403 ' +
+          '`account_blocked`, and only when the password was right.',
         body: ZSignInRequest,
-        response: { 200: ZSignedInUser, 400: ZApiError, 401: ZApiError, 429: ZApiError },
+        response: { 200: ZSignedInUser, 400: ZApiError, 401: ZApiError, 403: ZApiError, 429: ZApiError },
       },
     },
     async (req, reply) => {
