@@ -114,7 +114,7 @@ test.describe('checking out', () => {
     const invoice = (await page.getByTestId('invoice-id').first().textContent())!;
     await page.goto('/orders');
     const card = page.getByTestId('sale-card').filter({ hasText: invoice });
-    await expect(card).toContainText('Confirmed');
+    await expect(card).toContainText('Order placed');
     await expect(card).toContainText('Not paid');
     await expect(card).toContainText(sku.title);
   });

@@ -1,7 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { PAYMENT_STATUS_LABELS, SALE_STATUS_LABELS, type TSale, type TUploadedFile } from '@storefront/shared';
 import { type ReactNode, useState } from 'react';
-import { Link, useRevalidator, useRouteLoaderData, useSearchParams } from 'react-router';
+import { data, Link, useRevalidator, useRouteLoaderData, useSearchParams } from 'react-router';
 import type { ShellUser } from '../components/account/shell-user.ts';
 import { FileUploadField } from '../components/files/file-upload-field.tsx';
 import { DeliveryDetails, formatDate, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
@@ -31,18 +31,33 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const invoiceId = url.searchParams.get('invoiceId');
   const id = url.searchParams.get('id');
+  // A guest's order mail links here with its signed key (docs/decisions/0032): the order opens
+  // on any device, and this browser remembers it as if it had placed it.
+  const key = url.searchParams.get('key');
   if (invoiceId || id) {
-    const sale = await pageRead(() => context.reads.sale(invoiceId ? { invoiceId } : { id: id! }));
-    const svg = await context.reads.invoiceQr(sale.invoiceId, 200).catch(() => null);
-    return { view: 'detail' as const, sale, qr: svg ? `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` : null };
+    const sale = await pageRead(() => context.reads.sale(invoiceId ? { invoiceId } : { id: id! }, key));
+    const svg = await context.reads.invoiceQr(sale.invoiceId, 200, key).catch(() => null);
+    const setCookie = key && invoiceId ? await context.reads.rememberOrderLink(invoiceId, key) : null;
+    return data(
+      { view: 'detail' as const, sale, qr: svg ? `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` : null },
+      setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined,
+    );
   }
   const [orders, bookings] = await Promise.all([context.reads.sales(search('order')), context.reads.sales(search('booking'))]);
   return { view: 'list' as const, orders: orders.list, bookings: bookings.list };
 }
 
-export function meta({ data, matches }: Route.MetaArgs) {
+/** Orders are the visitor's own: never kept by a shared cache; a mailed link's cookie reaches the browser. */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const out = new Headers({ 'Cache-Control': 'private, no-store' });
+  const cookie = loaderHeaders.get('Set-Cookie');
+  if (cookie) out.set('Set-Cookie', cookie);
+  return out;
+}
+
+export function meta({ data: loaded, matches }: Route.MetaArgs) {
   const settings = (matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {};
-  const title = data?.view === 'detail' ? `${data.sale.kind === 'booking' ? 'Booking' : 'Order'} ${data.sale.invoiceId}` : 'My Orders';
+  const title = loaded?.view === 'detail' ? `${loaded.sale.kind === 'booking' ? 'Booking' : 'Order'} ${loaded.sale.invoiceId}` : 'My Orders';
   return [{ title: `${title} — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
 }
 
@@ -163,6 +178,8 @@ function SaleList({ sales, empty }: { sales: TSale[]; empty: string }) {
 
 function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
   const money = useMoney();
+  const [params] = useSearchParams();
+  const orderKey = params.get('key');
   const revalidator = useRevalidator();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -216,6 +233,13 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
           <Button variant="secondary" onClick={() => window.print()}>
             Print invoice
           </Button>
+          <ButtonLink
+            variant="secondary"
+            reloadDocument
+            to={`/orders/invoice.pdf?invoiceId=${encodeURIComponent(sale.invoiceId)}${orderKey ? `&key=${encodeURIComponent(orderKey)}` : ''}`}
+          >
+            Download PDF
+          </ButtonLink>
           {sale.canCancel && (
             <Button variant="danger" onClick={() => setConfirming(true)}>
               Cancel {noun}
@@ -253,6 +277,10 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
                         (a.name ?? 'Payment proof')
                       )}{' '}
                       <span className="text-ink-muted">· uploaded {formatDate(a.createdAt)}</span>
+                      {a.reviewStatus === 'accepted' && <span className="ml-1 font-medium text-brand-700">· accepted</span>}
+                      {a.reviewStatus === 'rejected' && (
+                        <span className="block font-medium text-danger-600">Not accepted: {a.reviewNote}. Please upload a new proof.</span>
+                      )}
                     </li>
                   ))}
                 </ul>

@@ -159,6 +159,28 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
+const ORDER_STYLE: Record<string, string> = {
+  pending_payment: 'bg-sand-100 text-ink',
+  placed: 'bg-amber-100 text-amber-900',
+  booked: 'bg-amber-100 text-amber-900',
+  on_hold: 'bg-red-50 text-danger-600',
+  confirmed: 'bg-brand-50 text-brand-800',
+  packed: 'bg-brand-50 text-brand-800',
+  shipped: 'bg-blue-50 text-blue-900',
+  fulfilled: 'bg-green-50 text-success-600',
+  cancelled: 'bg-sand-200 text-ink-muted',
+  returned: 'bg-sand-200 text-ink-muted',
+};
+
+/** An order's status, coloured by what it asks of staff: new (amber), in hand (green), done (grey). */
+export function OrderStatusBadge({ status, label }: { status: string; label: string }) {
+  return (
+    <span className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${ORDER_STYLE[status] ?? 'bg-sand-100 text-ink'}`}>
+      {label}
+    </span>
+  );
+}
+
 const TAKA = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** An amount as staff check it: taka with its paisa ("৳12,500.50"), where the shop shows whole taka. */

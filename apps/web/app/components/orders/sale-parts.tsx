@@ -25,7 +25,10 @@ const TONES: Record<string, string> = {
 
 const STATUS_TONE: Record<TSaleStatus, keyof typeof TONES> = {
   pending_payment: 'wait',
+  placed: 'wait',
   confirmed: 'good',
+  packed: 'good',
+  shipped: 'good',
   booked: 'wait',
   on_hold: 'wait',
   payment_failed: 'bad',
@@ -33,6 +36,7 @@ const STATUS_TONE: Record<TSaleStatus, keyof typeof TONES> = {
   payment_expired: 'bad',
   cancelled: 'plain',
   fulfilled: 'good',
+  returned: 'plain',
 };
 const PAYMENT_TONE: Record<TPaymentStatus, keyof typeof TONES> = {
   unpaid: 'plain',
@@ -43,6 +47,10 @@ const PAYMENT_TONE: Record<TPaymentStatus, keyof typeof TONES> = {
   cancelled: 'bad',
   expired: 'bad',
   proof_submitted: 'wait',
+  proof_rejected: 'bad',
+  refund_pending: 'wait',
+  partially_refunded: 'plain',
+  refunded: 'plain',
 };
 
 export function StatusBadge({ status }: { status: TSaleStatus }) {

@@ -29,7 +29,10 @@ export function may(session: TAdminSession, permission: TPermission): boolean {
   return session.permissions.includes(permission);
 }
 
-const NAV: { to: string; label: string; permission: TPermission }[] = [
+const NAV: { to: string; label: string; permission: TPermission; end?: boolean }[] = [
+  { to: '/admin', label: 'Dashboard', permission: 'reports.read', end: true },
+  { to: '/admin/orders', label: 'Orders', permission: 'orders.read' },
+  { to: '/admin/customers', label: 'Customers', permission: 'orders.read' },
   { to: '/admin/products', label: 'Products', permission: 'catalogue.read' },
   { to: '/admin/categories', label: 'Categories', permission: 'catalogue.read' },
   { to: '/admin/attributes', label: 'Attributes', permission: 'catalogue.read' },
@@ -80,6 +83,7 @@ export default function AdminLayout({ loaderData: session }: Route.ComponentProp
               <li key={n.to}>
                 <NavLink
                   to={n.to}
+                  end={n.end}
                   className={({ isActive }) =>
                     `block whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium ${isActive ? 'bg-white text-brand-800' : 'text-white hover:bg-brand-700'}`
                   }
