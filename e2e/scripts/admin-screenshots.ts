@@ -17,7 +17,7 @@ async function signIn(page: Page, step: number) {
   // A code works once: each sign-in uses the next 30-second step's code.
   await page.getByLabel('Code from your authenticator app').fill(totp(ADMIN_TOTP_SECRET, Date.now() + step * 30_000));
   await page.getByRole('button', { name: 'Verify and sign in' }).click();
-  await page.waitForURL(/\/admin\/(products|account)/);
+  await page.waitForURL(/\/admin(\/(orders|products|account))?(\?|$)/);
 }
 
 const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROMIUM_ARGS });
@@ -25,6 +25,7 @@ let step = 0;
 for (const [name, viewport] of [
   ['laptop', { width: 1280, height: 860 }],
   ['tablet', { width: 820, height: 1180 }],
+  ['phone', { width: 360, height: 780 }],
 ] as const) {
   const page = await browser.newPage({ viewport });
   await signIn(page, step++);
@@ -33,6 +34,11 @@ for (const [name, viewport] of [
     const file = `${out}/admin-${name}${p.replace(/[^a-z0-9]+/gi, '_')}.png`;
     await page.screenshot({ path: file, fullPage: process.env.FULL !== '0' });
     console.log(file);
+    // A printed page is also printed, as Chromium prints it, to see that it fits one A4 page.
+    if (name === 'laptop' && p.includes('/print')) {
+      const pdf = await page.pdf({ format: 'A4', printBackground: true, path: file.replace(/\.png$/, '.pdf') });
+      console.log(`${file.replace(/\.png$/, '.pdf')}: ${(pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length} page(s)`);
+    }
   }
   await page.close();
 }

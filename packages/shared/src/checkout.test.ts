@@ -41,6 +41,14 @@ describe('what a customer may do with a sale', () => {
   });
   it('cancels until fulfilment, but never a paid or held order', () => {
     expect(canCustomerCancel(state({ kind: 'booking', paymentMethod: 'later', status: 'booked', paymentStatus: 'unpaid' }))).toBe(true);
+    // A cash-on-delivery order the shop has not packed yet; once packed, only the shop cancels it.
+    expect(canCustomerCancel(state({ paymentMethod: 'cod', status: 'placed', paymentStatus: 'unpaid' }))).toBe(true);
+    expect(canCustomerCancel(state({ paymentMethod: 'cod', status: 'packed', paymentStatus: 'unpaid' }))).toBe(false);
+    // Money that reached the shop (some of it refunded since) is never handed back by a button.
+    for (const paymentStatus of ['partially_refunded', 'refunded', 'refund_pending'] as const) {
+      expect(canCustomerCancel(state({ status: 'confirmed', paymentStatus }))).toBe(false);
+      expect(canRetryPayment(state({ status: 'pending_payment', paymentStatus }))).toBe(false);
+    }
     expect(canCustomerCancel(state({ kind: 'booking', paymentMethod: 'later', status: 'booked', paymentStatus: 'proof_submitted' }))).toBe(true);
     expect(canCustomerCancel(state({ paymentMethod: 'cod', status: 'confirmed', paymentStatus: 'unpaid' }))).toBe(true);
     expect(canCustomerCancel(state({ kind: 'booking', paymentMethod: 'later', status: 'fulfilled', paymentStatus: 'unpaid' }))).toBe(false);
@@ -50,6 +58,8 @@ describe('what a customer may do with a sale', () => {
   });
   it('uploads a payment proof only to an open booking', () => {
     expect(canUploadProof(state({ kind: 'booking', paymentMethod: 'later', status: 'booked', paymentStatus: 'unpaid' }))).toBe(true);
+    expect(canUploadProof(state({ kind: 'booking', paymentMethod: 'later', status: 'booked', paymentStatus: 'proof_rejected' }))).toBe(true);
+    expect(canUploadProof(state({ kind: 'booking', paymentMethod: 'later', status: 'booked', paymentStatus: 'paid' }))).toBe(false);
     expect(canUploadProof(state({ kind: 'booking', paymentMethod: 'later', status: 'cancelled', paymentStatus: 'unpaid' }))).toBe(false);
     expect(canUploadProof(state({ paymentMethod: 'cod', status: 'confirmed', paymentStatus: 'unpaid' }))).toBe(false);
   });

@@ -110,6 +110,12 @@ export const PAYMENT_STATUS_LABELS: Record<TPaymentStatus, string> = {
   refunded: 'Refunded',
 };
 
+/**
+ * Payment states in which money has reached the shop (some may have gone back since): such
+ * an order is never cancelled by the shopper's button, and is never paid again.
+ */
+export const MONEY_RECEIVED_STATUSES: readonly TPaymentStatus[] = ['paid', 'review', 'partially_refunded', 'refund_pending', 'refunded'];
+
 /** States of a card order whose stock was released and that may be paid again. */
 export const RETRYABLE_STATUSES: readonly TSaleStatus[] = ['payment_failed', 'payment_cancelled', 'payment_expired'];
 
@@ -125,8 +131,7 @@ export function canRetryPayment(s: TSaleState): boolean {
   return (
     s.paymentMethod === 'card' &&
     (RETRYABLE_STATUSES.includes(s.status) || s.status === 'pending_payment') &&
-    s.paymentStatus !== 'paid' &&
-    s.paymentStatus !== 'review'
+    !MONEY_RECEIVED_STATUSES.includes(s.paymentStatus)
   );
 }
 
@@ -137,7 +142,7 @@ export function canRetryPayment(s: TSaleState): boolean {
  */
 export function canCustomerCancel(s: TSaleState): boolean {
   if (!CUSTOMER_CANCELLABLE.includes(s.status)) return false;
-  return s.paymentStatus !== 'paid' && s.paymentStatus !== 'review';
+  return !MONEY_RECEIVED_STATUSES.includes(s.paymentStatus);
 }
 
 /** Once an order is packed, the shop has started on it: only the shop cancels it then. */

@@ -1,3 +1,4 @@
+import { MONEY_RECEIVED_STATUSES } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import * as repo from './repository.ts';
@@ -10,8 +11,8 @@ type Q = Kysely<Database> | Transaction<Database>;
 
 export type Actor = 'customer' | 'guest' | 'provider' | 'system';
 
-/** Payment states in which the money has arrived (review: arrived, to be checked). */
-export const PAID_STATES: readonly string[] = ['paid', 'review'];
+/** Payment states in which the money has arrived (review: arrived, to be checked; some may have been refunded since). */
+export const PAID_STATES: readonly string[] = MONEY_RECEIVED_STATUSES;
 
 export async function addHistory(db: Q, saleId: number, status: string, paymentStatus: string, actor: Actor, note: string, now: string) {
   await repo.insertHistory(db, { sale_id: saleId, status, payment_status: paymentStatus, actor, note, created_at: now });

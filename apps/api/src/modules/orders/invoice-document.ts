@@ -125,6 +125,7 @@ export async function invoicePdf(sale: TSale, shop: ShopIdentity, publicUrl: str
   doc.moveDown(0.5);
   const totals: [string, string][] = [
     ['Items', bdt(sale.subTotal)],
+    ...(sale.discount ? ([['Discounts', `- ${bdt(sale.discount)}`]] as [string, string][]) : []),
     ...(sale.couponAmount ? ([[`Coupon ${sale.couponCode}`, `- ${bdt(sale.couponAmount)}`]] as [string, string][]) : []),
     ['Delivery', sale.deliveryFee ? bdt(sale.deliveryFee) : 'Free'],
     ['Total', bdt(sale.total)],

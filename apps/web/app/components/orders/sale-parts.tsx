@@ -96,7 +96,8 @@ export function saleLines(sale: TSale) {
 
 /** What was charged, or what is due, in words that match the order's state. */
 export function chargedLabel(sale: TSale): string {
-  if (sale.paymentStatus === 'paid' || sale.paymentStatus === 'review') return 'Charged';
+  if (sale.paymentStatus === 'paid' || sale.paymentStatus === 'review' || sale.paymentStatus === 'partially_refunded' || sale.paymentStatus === 'refunded')
+    return 'Charged';
   if (sale.status === 'cancelled') return 'Not charged';
   if (sale.paymentMethod === 'cod') return 'To pay on delivery';
   if (sale.paymentMethod === 'later') return 'Amount due';

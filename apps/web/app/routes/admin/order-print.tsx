@@ -138,6 +138,12 @@ export default function OrderPrint({ loaderData }: Route.ComponentProps) {
         <dl className="ml-auto mt-4 grid max-w-xs grid-cols-[1fr_auto] gap-x-6 gap-y-1">
           <dt className="text-ink-muted">Items</dt>
           <dd className="text-right tabular-nums">{taka(order.subTotal)}</dd>
+          {order.discount > 0 && (
+            <>
+              <dt className="text-ink-muted">Discounts</dt>
+              <dd className="text-right tabular-nums">−{taka(order.discount)}</dd>
+            </>
+          )}
           {order.couponAmount > 0 && (
             <>
               <dt className="text-ink-muted">Coupon {order.couponCode}</dt>

@@ -128,7 +128,7 @@ function Lines({ order }: { order: TAdminOrder }) {
   return (
     <Card title="Items">
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[36rem] border-collapse text-sm">
+        <table className="w-full min-w-[28rem] border-collapse text-sm">
           <caption className="sr-only">Items and prices as charged</caption>
           <thead className="border-b border-sand-200 text-left">
             <tr>
@@ -178,6 +178,12 @@ function Lines({ order }: { order: TAdminOrder }) {
       <dl className="ml-auto mt-3 grid max-w-xs grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm">
         <dt className="text-ink-muted">Items</dt>
         <dd className="text-right tabular-nums">{taka(order.subTotal)}</dd>
+        {order.discount > 0 && (
+          <>
+            <dt className="text-ink-muted">Discounts</dt>
+            <dd className="text-right tabular-nums">−{taka(order.discount)}</dd>
+          </>
+        )}
         {order.couponAmount > 0 && (
           <>
             <dt className="text-ink-muted">Coupon {order.couponCode}</dt>
@@ -472,7 +478,11 @@ function Steps({ order, change }: { order: TAdminOrder; change: ReturnType<typeo
   return (
     <Card title="Next step">
       <div className="flex flex-col gap-3">
-        <Field id="step-note" label="Note for the history (optional)" hint="A cancellation’s reason is mailed to the customer">
+        <Field
+          id="step-note"
+          label="Note for the history (optional)"
+          hint="The customer sees it in the order’s history; a cancellation’s reason is also mailed"
+        >
           <textarea
             className={`${inputClass} h-20 py-2`}
             value={note}

@@ -36,11 +36,11 @@ const when = (iso: string) =>
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { page, branches, csv } = loaderData;
   const [params] = useSearchParams();
-  const select = (name: string, label: string, options: readonly string[], labels: Record<string, string>) => (
+  const select = (name: string, label: string, options: readonly string[], labels: Record<string, string>, any = true) => (
     <label className="flex flex-col gap-1 text-sm font-medium">
       {label}
       <select className={inputClass} name={name} defaultValue={params.get(name) ?? ''}>
-        <option value="">Any</option>
+        {any && <option value="">Any</option>}
         {options.map((o) => (
           <option key={o} value={o}>
             {labels[o] ?? o}
@@ -94,12 +94,18 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           Max ৳
           <input className={inputClass} inputMode="decimal" name="max" defaultValue={params.get('max') ?? ''} />
         </label>
-        {select('sort', 'Sort', ['newest', 'oldest', 'total_desc', 'total_asc'], {
-          newest: 'Newest first',
-          oldest: 'Oldest first',
-          total_desc: 'Largest total',
-          total_asc: 'Smallest total',
-        })}
+        {select(
+          'sort',
+          'Sort',
+          ['newest', 'oldest', 'total_desc', 'total_asc'],
+          {
+            newest: 'Newest first',
+            oldest: 'Oldest first',
+            total_desc: 'Largest total',
+            total_asc: 'Smallest total',
+          },
+          false,
+        )}
       </FilterBar>
       <div className="overflow-x-auto rounded-card border border-sand-200 bg-paper">
         <table className="w-full min-w-[56rem] border-collapse text-sm">
@@ -120,7 +126,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             {page.items.map((o) => (
               <tr key={o.id} className="border-b border-sand-100 last:border-0 hover:bg-sand-50">
                 <td className="px-3 py-2">
-                  <Link to={`/admin/orders/${o.id}`} className="font-semibold text-brand-700 hover:underline">
+                  <Link to={`/admin/orders/${o.id}`} className="whitespace-nowrap font-semibold text-brand-700 hover:underline">
                     {o.invoiceId}
                   </Link>
                   {o.kind === 'booking' && <span className="ml-2 rounded bg-sand-100 px-1.5 py-0.5 text-xs">Booking</span>}
