@@ -78,7 +78,7 @@ function wrongCode(secret: string): string {
 }
 
 describe('signing in to the back office', () => {
-  it('sets admin_sid httpOnly and SameSite=Strict for /admin and /api/admin only, and answers who signed in', async () => {
+  it('sets admin_sid httpOnly and SameSite=Strict for the back office’s paths only, and answers who signed in', async () => {
     const m = await addMember('manager');
     const res = await signIn({ email: m.email, password: STAFF_PASSWORD });
     expect(res.status, res.text).toBe(200);
@@ -88,7 +88,8 @@ describe('signing in to the back office', () => {
     expect(res.text).not.toContain('$argon2');
 
     const cookies = adminCookies(res);
-    expect(cookies.map(cookiePath).sort()).toEqual(['/admin', '/api/admin']);
+    // /admin.data: the back office's first screen fetches its data there on a client-side visit.
+    expect(cookies.map(cookiePath).sort()).toEqual(['/admin', '/admin.data', '/api/admin']);
     for (const c of cookies) {
       expect(c).toMatch(/;\s*HttpOnly/i);
       expect(c).toMatch(/;\s*SameSite=Strict/i);
@@ -96,7 +97,7 @@ describe('signing in to the back office', () => {
     // One session, sent to both paths.
     expect(new Set(cookies.map((c) => c.split(';')[0])).size).toBe(1);
     // No other cookie: nothing of the staff session reaches the storefront's pages.
-    expect(res.headers.getSetCookie().length).toBe(2);
+    expect(res.headers.getSetCookie().length).toBe(3);
 
     const me = await whoAmI({ cookie: adminCookie(res.headers.get('set-cookie')) });
     expect(me.status).toBe(200);
@@ -368,7 +369,7 @@ describe('signing out', () => {
     const res = await t.api('/api/admin/session', { method: 'DELETE', headers: session });
     expect(res.status).toBe(204);
     const cleared = adminCookies(res);
-    expect(cleared.map(cookiePath).sort()).toEqual(['/admin', '/api/admin']);
+    expect(cleared.map(cookiePath).sort()).toEqual(['/admin', '/admin.data', '/api/admin']);
     for (const c of cleared) expect(c).toMatch(/^admin_sid=;|Max-Age=0|Expires=Thu, 01 Jan 1970/i);
     expectApiError(await whoAmI(session), 401, 'unauthorized');
     expect((await whoAmI(elsewhere)).status).toBe(200);
