@@ -1,5 +1,6 @@
 import { ZAdminPageQuery } from './admin-schemas.ts';
 import { DELIVERY_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES, SALE_STATUSES } from './checkout.ts';
+import { ZSale, ZSaleAddress } from './checkout-schemas.ts';
 import { ORDER_ACTIONS, REFUND_METHODS } from './fulfilment.ts';
 import { z } from './zod.ts';
 
@@ -132,17 +133,8 @@ export const ZAdminOrder = ZAdminOrderRow.extend({
   couponAmount: z.number(),
   deliveryFee: z.number(),
   note: z.string().nullable(),
-  deliveryAddress: z
-    .object({
-      fullName: z.string(),
-      phone: z.string(),
-      division: z.string().optional(),
-      district: z.string().optional(),
-      area: z.string().optional(),
-      addressLine: z.string().optional(),
-    })
-    .nullable(),
-  pickupBranch: z.object({ id: z.number(), name: z.string(), address: z.string(), city: z.string(), phone: z.string(), hours: z.string() }).nullable(),
+  deliveryAddress: ZSaleAddress.nullable(),
+  pickupBranch: ZSale.shape.pickupBranch,
   holdUntil: z.string().nullable(),
   paidAt: z.string().nullable(),
   confirmedAt: z.string().nullable(),

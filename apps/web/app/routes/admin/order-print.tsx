@@ -2,6 +2,7 @@ import { DELIVERY_METHOD_LABELS, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS, t
 import adminCss from '../../admin.css?url';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
 import { taka } from '../../components/admin/admin-ui.tsx';
+import { OrderTotals } from '../../components/admin/order-totals.tsx';
 import type { Route } from './+types/order-print';
 
 // The printed invoice and delivery slip (docs/decisions/0032): an A4 page of its own, without
@@ -135,34 +136,7 @@ export default function OrderPrint({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       ) : (
-        <dl className="ml-auto mt-4 grid max-w-xs grid-cols-[1fr_auto] gap-x-6 gap-y-1">
-          <dt className="text-ink-muted">Items</dt>
-          <dd className="text-right tabular-nums">{taka(order.subTotal)}</dd>
-          {order.discount > 0 && (
-            <>
-              <dt className="text-ink-muted">Discounts</dt>
-              <dd className="text-right tabular-nums">−{taka(order.discount)}</dd>
-            </>
-          )}
-          {order.couponAmount > 0 && (
-            <>
-              <dt className="text-ink-muted">Coupon {order.couponCode}</dt>
-              <dd className="text-right tabular-nums">−{taka(order.couponAmount)}</dd>
-            </>
-          )}
-          <dt className="text-ink-muted">Delivery</dt>
-          <dd className="text-right tabular-nums">{order.deliveryFee ? taka(order.deliveryFee) : 'Free'}</dd>
-          <dt className="text-base font-bold">Total (BDT)</dt>
-          <dd className="text-right text-base font-bold tabular-nums">{taka(order.total)}</dd>
-          <dt className="text-ink-muted">Paid</dt>
-          <dd className="text-right tabular-nums">{taka(order.amountPaid)}</dd>
-          {order.refundedTotal > 0 && (
-            <>
-              <dt className="text-ink-muted">Refunded</dt>
-              <dd className="text-right tabular-nums">−{taka(order.refundedTotal)}</dd>
-            </>
-          )}
-        </dl>
+        <OrderTotals order={order} className="mt-4" />
       )}
       <p className="mt-8 text-xs text-ink-muted">
         Scan the code to see this {order.kind} online. Thank you for shopping with {shop.name}.

@@ -16,6 +16,7 @@ import { Link, useRevalidator } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
 import { AdminPage, Card, describedBy, Field, inputClass, Notice, OrderStatusBadge, taka } from '../../components/admin/admin-ui.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
+import { OrderTotals } from '../../components/admin/order-totals.tsx';
 import type { Route } from './+types/order';
 import { may, useAdminSession } from './layout.tsx';
 
@@ -175,34 +176,7 @@ function Lines({ order }: { order: TAdminOrder }) {
           </tbody>
         </table>
       </div>
-      <dl className="ml-auto mt-3 grid max-w-xs grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm">
-        <dt className="text-ink-muted">Items</dt>
-        <dd className="text-right tabular-nums">{taka(order.subTotal)}</dd>
-        {order.discount > 0 && (
-          <>
-            <dt className="text-ink-muted">Discounts</dt>
-            <dd className="text-right tabular-nums">−{taka(order.discount)}</dd>
-          </>
-        )}
-        {order.couponAmount > 0 && (
-          <>
-            <dt className="text-ink-muted">Coupon {order.couponCode}</dt>
-            <dd className="text-right tabular-nums">−{taka(order.couponAmount)}</dd>
-          </>
-        )}
-        <dt className="text-ink-muted">Delivery</dt>
-        <dd className="text-right tabular-nums">{order.deliveryFee ? taka(order.deliveryFee) : 'Free'}</dd>
-        <dt className="font-semibold">Total</dt>
-        <dd className="text-right font-semibold tabular-nums">{taka(order.total)}</dd>
-        <dt className="text-ink-muted">Paid</dt>
-        <dd className="text-right tabular-nums">{taka(order.amountPaid)}</dd>
-        {order.refundedTotal > 0 && (
-          <>
-            <dt className="text-ink-muted">Refunded</dt>
-            <dd className="text-right tabular-nums">−{taka(order.refundedTotal)}</dd>
-          </>
-        )}
-      </dl>
+      <OrderTotals order={order} className="mt-3 text-sm" />
     </Card>
   );
 }
