@@ -99,7 +99,7 @@ export default function AdminCustomers({ loaderData: page }: Route.ComponentProp
             {!page.items.length && (
               <tr>
                 <td colSpan={5} className="px-3 py-10 text-center text-ink-muted">
-                  No customers match this search.
+                  {params.get('q') || params.get('blocked') ? 'No customers match this search.' : 'No customer has signed up yet.'}
                 </td>
               </tr>
             )}
