@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiHeaders, newShopper, signUpByApi } from '../fixtures/accounts.ts';
 import { formatMoney, hydrated } from '../fixtures/cart.ts';
-import { ADDRESS, fillAddress, fillGuest, skuFrom, stockOf, withCart } from '../fixtures/checkout.ts';
+import { ADDRESS, deliveryFeeFor, fillAddress, fillGuest, skuFrom, stockOf, withCart } from '../fixtures/checkout.ts';
 
 // Checkout, the sandbox payment page, the four outcome pages and the orders page
 //, in Chromium against the real server. Each test buys products of its own
@@ -39,7 +39,7 @@ test.describe('checking out', () => {
     await expect(page).toHaveURL(/\/checkout$/);
 
     await fillGuest(page, email());
-    const total = sku.unitPrice + 50_000; // inside Dhaka delivery
+    const total = sku.unitPrice + (await deliveryFeeFor(request, 'Dhaka', sku.unitPrice));
     const summary = page.getByRole('complementary');
     await expect(summary.getByTestId('summary-total')).toHaveText(bdt(total));
     await expect(summary.getByTestId('charged-bdt')).toContainText(`You will be charged: ${bdt(total)}`);
@@ -70,7 +70,7 @@ test.describe('checking out', () => {
     await withCart(page, [{ sku, quantity: 1 }]);
     await expect(page.getByRole('radio', { name: /^Home Karim Ahmed/ })).toBeChecked();
     await expect(page.getByRole('region', { name: 'Your details' })).toContainText('Signed in as Farhana Akter');
-    const total = sku.unitPrice + 150_000; // outside Dhaka
+    const total = sku.unitPrice + (await deliveryFeeFor(request, 'Gazipur', sku.unitPrice));
     await expect(page.getByTestId('place-order')).toHaveText(`Pay ${bdt(total)}`);
     await placeOrder(page);
 
@@ -107,7 +107,9 @@ test.describe('checking out', () => {
     await withCart(page, [{ sku, quantity: 1 }]);
     await fillAddress(page);
     await page.getByRole('radio', { name: /Cash on delivery/ }).check();
-    await expect(page.getByTestId('charged-bdt')).toContainText(`To pay on delivery: ${bdt(sku.unitPrice + 50_000)}`);
+    await expect(page.getByTestId('charged-bdt')).toContainText(
+      `To pay on delivery: ${bdt(sku.unitPrice + (await deliveryFeeFor(request, 'Dhaka', sku.unitPrice)))}`,
+    );
     await placeOrder(page);
     await expect(page).toHaveURL(/\/payments\/response\/success\?invoiceId=/);
     await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();

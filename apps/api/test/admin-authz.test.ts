@@ -460,6 +460,40 @@ const ROWS: Row[] = [
     call: () => ({ method: 'POST', path: '/api/admin/orders/999999/refunds/1/refresh' }),
     through: [404],
   },
+  // Delivery zones (docs/decisions/0033): read with the orders, changed by managers and owners.
+  {
+    op: 'GET /api/admin/delivery/zones',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/delivery/zones' }),
+    through: [200],
+  },
+  {
+    // A zone that breaks a rule (a negative fee): an allowed caller gets the 400, nothing is added.
+    op: 'POST /api/admin/delivery/zones',
+    permission: 'content.write',
+    call: () => ({
+      method: 'POST',
+      path: '/api/admin/delivery/zones',
+      json: { name: 'Matrix', districts: [], fee: -1, freeFrom: null, etaMinDays: 1, etaMaxDays: 2 },
+    }),
+    through: [400],
+  },
+  {
+    op: 'PUT /api/admin/delivery/zones/{id}',
+    permission: 'content.write',
+    call: () => ({
+      method: 'PUT',
+      path: '/api/admin/delivery/zones/999999',
+      json: { name: 'Matrix', districts: [], fee: 100, freeFrom: null, etaMinDays: 1, etaMaxDays: 2 },
+    }),
+    through: [404],
+  },
+  {
+    op: 'DELETE /api/admin/delivery/zones/{id}',
+    permission: 'content.write',
+    call: () => ({ method: 'DELETE', path: '/api/admin/delivery/zones/999999' }),
+    through: [404],
+  },
   // The dashboard (docs/decisions/0032): revenue figures, not for staff
   {
     op: 'GET /api/admin/dashboard',

@@ -41,6 +41,7 @@ export default [
     route('admin/orders/:id', 'routes/admin/order.tsx'),
     route('admin/customers', 'routes/admin/customers.tsx'),
     route('admin/customers/:id', 'routes/admin/customer.tsx'),
+    route('admin/delivery', 'routes/admin/delivery.tsx'),
     route('admin/products', 'routes/admin/products.tsx'),
     route('admin/products/new', 'routes/admin/product-edit.tsx', { id: 'admin-product-new' }),
     route('admin/products/:id', 'routes/admin/product-edit.tsx', { id: 'admin-product' }),

@@ -45,3 +45,6 @@ export function districtsOf(division: string): readonly string[] {
 export function isDistrictOf(division: string, district: string): boolean {
   return districtsOf(division).includes(district);
 }
+
+/** Every district of the country, division by division. */
+export const ALL_DISTRICTS: readonly string[] = Object.values(BD_DIVISIONS).flat();

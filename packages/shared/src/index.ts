@@ -30,3 +30,5 @@ export * from './fulfilment.ts';
 export * from './admin-order-schemas.ts';
 export * from './admin-customer-schemas.ts';
 export * from './admin-dashboard-schemas.ts';
+export * from './delivery.ts';
+export * from './delivery-schemas.ts';

@@ -561,6 +561,21 @@ export interface RefundsTable {
   updated_at: string;
 }
 
+export interface DeliveryZonesTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON array of district names; [] for every district no other zone names. */
+  districts: string;
+  fee: number;
+  /** Items worth at least this (poisha) are delivered free; null: never free. */
+  free_from: number | null;
+  eta_min_days: number;
+  eta_max_days: number;
+  sort_order: Generated<number>;
+  version: Generated<number>;
+  updated_at: string;
+}
+
 export interface SandboxRefundsTable {
   id: Generated<number>;
   refund_ref_id: string;
@@ -828,6 +843,7 @@ export interface Database {
   sale_notes: SaleNotesTable;
   refunds: RefundsTable;
   sandbox_refunds: SandboxRefundsTable;
+  delivery_zones: DeliveryZonesTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

@@ -1,3 +1,4 @@
+import { deliveryCharge, type TDeliveryZone } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import { type AppConfig, loadConfig, type OrdersConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/schema.ts';
@@ -150,4 +151,10 @@ export async function startPaymentsApp(config: Partial<AppConfig> = {}): Promise
   const t = await startTestApp({ config: { trustProxy: true, ...config } });
   t.app.config.publicUrl = t.baseUrl;
   return t;
+}
+
+/** What home delivery to `district` costs for items worth `itemsTotal`, by the shop's own zones (docs/decisions/0033). */
+export async function deliveryFeeFor(t: TestApp, district: string, itemsTotal: number): Promise<number> {
+  const zones = (await t.api<{ list: TDeliveryZone[] }>('/api/delivery/zones')).body.list;
+  return deliveryCharge(zones, 'home_delivery', district, itemsTotal)!.fee;
 }

@@ -1,9 +1,8 @@
 import {
   CHECKOUT_MESSAGES,
-  DELIVERY_FEES,
   DELIVERY_METHOD_LABELS,
   DIVISION_NAMES,
-  deliveryFee,
+  deliveryCharge,
   displayMobile,
   districtsOf,
   type FieldErrors,
@@ -14,6 +13,8 @@ import {
   type TCartQuote,
   type TCheckoutResponse,
   type TDeliveryMethod,
+  type TDeliveryZone,
+  etaText,
   type TPage,
   type TPaymentMethod,
   validateAddress,
@@ -37,11 +38,12 @@ import type { Route } from './+types/checkout';
 
 // /checkout (spec §2): where the order is placed. The cart's skus and quantities go to
 // POST /api/checkouts, which prices them itself; what this page shows comes from the same
-// server quote (POST /api/carts/quote) plus the shared delivery fee rule, so what the
-// shopper sees is what is charged — in taka, whatever the display currency.
+// server quote (POST /api/carts/quote) plus the shop's delivery zones and the shared rule that
+// charges by them (docs/decisions/0033), so what the shopper sees is what is charged — in
+// taka, whatever the display currency.
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [addresses, branches] = await Promise.all([
+  const [addresses, branches, zones] = await Promise.all([
     context
       .api('/api/addresses/search', { method: 'POST', body: { page: 1, size: 50 } })
       .then(async (r) => (r.ok ? ((await r.json()) as TPage<TAddress>).list : []))
@@ -50,8 +52,12 @@ export async function loader({ context }: Route.LoaderArgs) {
       .api('/api/branches')
       .then(async (r) => (r.ok ? ((await r.json()) as { list: TBranch[] }).list : []))
       .catch(() => [] as TBranch[]),
+    context
+      .api('/api/delivery/zones')
+      .then(async (r) => (r.ok ? ((await r.json()) as { list: TDeliveryZone[] }).list : []))
+      .catch(() => [] as TDeliveryZone[]),
   ]);
-  return { addresses, showrooms: branches.filter((b) => b.kind !== 'warehouse') };
+  return { addresses, showrooms: branches.filter((b) => b.kind !== 'warehouse'), zones };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -67,6 +73,15 @@ const PAYMENT_CHOICES: { id: TPaymentMethod; title: string; text: string }[] = [
 
 type Contact = { name: string; mobile: string; email: string };
 
+/** The zones in a sentence: "Our team delivers and assembles. ৳500 in Dhaka city (free from ৳20,000), …". */
+function zonesText(zones: readonly TDeliveryZone[], format: (n: number) => string): string {
+  const parts = zones.map(
+    (z) =>
+      `${z.fee ? format(z.fee) : 'free'} ${z.districts.length ? `in ${z.name}` : 'elsewhere'}${z.freeFrom !== null && z.fee ? ` (free from ${format(z.freeFrom)})` : ''}, ${etaText(z)}`,
+  );
+  return `Our team delivers and assembles: ${parts.join('; ')}.`;
+}
+
 export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
   const user = useSessionUser(root?.user ?? null);
@@ -75,7 +90,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const money = useMoney();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const { addresses, showrooms } = loaderData;
+  const { addresses, showrooms, zones } = loaderData;
 
   const [quote, setQuote] = useState<{ key: string; data: TCartQuote } | null>(null);
   const [quoteFailed, setQuoteFailed] = useState(false);
@@ -141,7 +156,8 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const fresh = quote?.key === key ? quote.data : null;
   const savedAddress = typeof addressChoice === 'number' ? addresses.find((a) => a.id === addressChoice) : undefined;
   const district = delivery === 'showroom_pickup' ? null : savedAddress ? savedAddress.district : address.district || null;
-  const fee = delivery === 'home_delivery' && !district ? null : deliveryFee(delivery, district);
+  const charge = delivery === 'home_delivery' && (!district || !fresh) ? null : deliveryCharge(zones, delivery, district, fresh?.totals.total ?? 0);
+  const fee = charge ? charge.fee : null;
   const problems = (fresh?.lines ?? []).filter((l) => l.status !== 'ok');
   const couponRefused = fresh?.coupon && !fresh.coupon.applied ? fresh.coupon : null;
   const total = fresh ? fresh.totals.total + (fee ?? 0) : null;
@@ -304,9 +320,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
               <div className="grid gap-3 sm:grid-cols-2">
                 {(['home_delivery', 'showroom_pickup'] as const).map((m) => (
                   <Choice key={m} name="deliveryMethod" value={m} checked={delivery === m} onChange={() => setDelivery(m)} title={DELIVERY_METHOD_LABELS[m]}>
-                    {m === 'home_delivery'
-                      ? `Our team delivers and assembles. ${money.format(DELIVERY_FEES.insideDhaka)} inside Dhaka district, ${money.format(DELIVERY_FEES.outsideDhaka)} elsewhere.`
-                      : 'Free. We call you when your order is ready at the showroom.'}
+                    {m === 'home_delivery' ? zonesText(zones, money.format) : 'Free. We call you when your order is ready at the showroom.'}
                   </Choice>
                 ))}
               </div>
@@ -437,6 +451,11 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
           ) : (
             <p className="py-4 text-sm text-ink-muted" role="status">
               {quoteFailed ? 'We could not price your cart just now. The server prices it again when you place the order.' : 'Pricing your cart…'}
+            </p>
+          )}
+          {charge?.zone && (
+            <p className="mt-3 text-sm text-ink-muted" data-testid="delivery-eta">
+              {charge.freeByThreshold ? 'Free delivery. ' : ''}Delivered and assembled in {etaText(charge.zone)} ({charge.zone.name}).
             </p>
           )}
           <Button

@@ -16,6 +16,7 @@ import * as m0014 from './2026-11-24-0014-search-words.ts';
 import * as m0015 from './2026-11-25-0015-back-office.ts';
 import * as m0016 from './2026-11-25-0016-catalogue-imports.ts';
 import * as m0017 from './2026-11-25-0017-order-workflow.ts';
+import * as m0018 from './2026-11-25-0018-delivery-zones.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0015-back-office': m0015,
   '2026-11-25-0016-catalogue-imports': m0016,
   '2026-11-25-0017-order-workflow': m0017,
+  '2026-11-25-0018-delivery-zones': m0018,
 };

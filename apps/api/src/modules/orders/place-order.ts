@@ -3,7 +3,7 @@ import {
   CHECKOUT_MESSAGES,
   COUPON_CODE_PATTERN,
   COUPON_MESSAGES,
-  deliveryFee,
+  deliveryCharge,
   mergeCheckoutItems,
   normalizeCouponCode,
   normalizeMobile,
@@ -18,6 +18,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
+import { deliveryZones } from '../delivery/delivery.service.ts';
 import { countCouponAttempt } from '../pricing/coupon.service.ts';
 import { lockCoupon, quoteCart, recordCouponUse } from '../pricing/quote.service.ts';
 import { newAccessToken } from './access.ts';
@@ -242,7 +243,12 @@ export async function placeOrder(
         const message = quote.coupon && !quote.coupon.applied ? quote.coupon.message : COUPON_MESSAGES.unknown;
         throw conflict('coupon_not_applicable', message, { couponCode: message });
       }
-      const fee = deliveryFee(delivery.method, delivery.district);
+      // The zone's fee, or nothing from its threshold on (docs/decisions/0033), read in the
+      // order's transaction like its prices.
+      const charge = deliveryCharge(await deliveryZones(trx), delivery.method, delivery.district, quote.totals.total);
+      if (!charge)
+        throw badRequest('We do not deliver to this district yet; please collect from a showroom', { 'address.district': 'We do not deliver here yet' });
+      const fee = charge.fee;
       const total = quote.totals.total + fee;
       if (method === 'card') checkCardAmount(deps.payments, total);
 

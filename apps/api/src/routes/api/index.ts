@@ -6,6 +6,7 @@ import { kvpsRoutes } from './kvps.ts';
 import { checkoutRoutes } from './checkouts.ts';
 import { qrRoutes } from './qrs.ts';
 import { salesRoutes } from './sales.ts';
+import { deliveryRoutes } from './delivery.ts';
 import { attributeRoutes } from './attributes.ts';
 import { branchRoutes } from './branches.ts';
 import { bundleRoutes } from './bundles.ts';
@@ -66,6 +67,7 @@ export async function apiRoutes(app: FastifyInstance) {
   // Checkout, payments, orders and bookings
   await app.register(checkoutRoutes);
   await app.register(salesRoutes);
+  await app.register(deliveryRoutes);
   await app.register(qrRoutes);
   // The back office
   await app.register(adminRoutes);

@@ -33,6 +33,7 @@ const NAV: { to: string; label: string; permission: TPermission; end?: boolean }
   { to: '/admin', label: 'Dashboard', permission: 'reports.read', end: true },
   { to: '/admin/orders', label: 'Orders', permission: 'orders.read' },
   { to: '/admin/customers', label: 'Customers', permission: 'orders.read' },
+  { to: '/admin/delivery', label: 'Delivery', permission: 'orders.read' },
   { to: '/admin/products', label: 'Products', permission: 'catalogue.read' },
   { to: '/admin/categories', label: 'Categories', permission: 'catalogue.read' },
   { to: '/admin/attributes', label: 'Attributes', permission: 'catalogue.read' },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { adminCatalogueRoutes } from './catalogue.ts';
 import { adminCustomersRoutes } from './customers.ts';
 import { adminDashboardRoutes } from './dashboard.ts';
+import { adminDeliveryRoutes } from './delivery.ts';
 import { adminImportRoutes } from './imports.ts';
 import { adminOrdersRoutes } from './orders.ts';
 import { adminPriceRoutes } from './prices.ts';
@@ -20,4 +21,5 @@ export async function adminRoutes(app: FastifyInstance) {
   await app.register(adminOrdersRoutes);
   await app.register(adminCustomersRoutes);
   await app.register(adminDashboardRoutes);
+  await app.register(adminDeliveryRoutes);
 }
