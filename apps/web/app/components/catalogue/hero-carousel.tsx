@@ -66,6 +66,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
       }}
     >
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the swipe area only reads the pointer and cancels the browser's own drag of a picture; keyboard and screen reader users turn the slides with the carousel's buttons and arrow keys. */}
       <div
         className="overflow-hidden"
         style={{ touchAction: 'pan-y' }}
@@ -82,6 +83,10 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
         onPointerCancel={() => {
           start.current = null;
         }}
+        // A mouse pressed on a slide's picture or link and moved would start the browser's own
+        // drag of it: the swipe is cancelled, and the pointer counts as gone, so the paused
+        // rotation resumes under the shopper's hand. A swipe is never a drag of the picture.
+        onDragStart={(e) => e.preventDefault()}
       >
         <div
           className={`flex ${reduced ? '' : 'transition-transform duration-500 ease-out'}`}
