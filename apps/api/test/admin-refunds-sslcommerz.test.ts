@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
 import { expectApiError } from './helpers/assertions.ts';
-import { checkout, checkoutBody, plainSkus, saleRow, setStock, type TestSku } from './helpers/checkout.ts';
+import { checkout, checkoutBody, plainSkus, saleRow, setStock, startSslcommerzApp, type TestSku } from './helpers/checkout.ts';
 import { signedInStaff, type TestStaff } from './helpers/staff.ts';
-import { type SslcommerzStandIn, startSslcommerzStandIn } from './helpers/sslcommerz-stand-in.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { SslcommerzStandIn } from './helpers/sslcommerz-stand-in.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 // Refunds of card payments through SSLCommerz's refund API and its refund query, against the
 // local stand-in that speaks them (docs/decisions/0032): the documented fields go out, the
@@ -18,15 +17,7 @@ let skus: TestSku[];
 let next = 0;
 
 beforeAll(async () => {
-  gw = await startSslcommerzStandIn();
-  const base = loadConfig({});
-  t = await startTestApp({
-    config: {
-      trustProxy: true,
-      payments: { ...base.payments, provider: 'sslcommerz', sslcommerz: { storeId: gw.storeId, storePassword: gw.storePassword, baseUrl: gw.url } },
-    },
-  });
-  t.app.config.publicUrl = t.baseUrl;
+  ({ t, gw } = await startSslcommerzApp());
   manager = await signedInStaff(t, 'manager');
   skus = await plainSkus(t.db.kysely, 10, 260);
 });

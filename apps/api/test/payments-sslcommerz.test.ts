@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
 import { parseGatewayAmount, signFields, toGatewayAmount, verifyFields } from '../src/modules/payments/gateway-fields.ts';
 import { expectApiError } from './helpers/assertions.ts';
-import { checkout, checkoutBody, plainSkus, saleRow, setStock, stockOf, type TestSku } from './helpers/checkout.ts';
-import { type SslcommerzStandIn, startSslcommerzStandIn } from './helpers/sslcommerz-stand-in.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { checkout, checkoutBody, plainSkus, saleRow, setStock, startSslcommerzApp, stockOf, type TestSku } from './helpers/checkout.ts';
+import type { SslcommerzStandIn } from './helpers/sslcommerz-stand-in.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 // The SSLCommerz adapter against a local stand-in that speaks the gateway's documented
 // protocol (session initiation, GatewayPageURL, form POSTs back with val_id / tran_id /
@@ -16,15 +15,7 @@ let skus: TestSku[];
 let next = 0;
 
 beforeAll(async () => {
-  gw = await startSslcommerzStandIn();
-  const base = loadConfig({});
-  t = await startTestApp({
-    config: {
-      trustProxy: true,
-      payments: { ...base.payments, provider: 'sslcommerz', sslcommerz: { storeId: gw.storeId, storePassword: gw.storePassword, baseUrl: gw.url } },
-    },
-  });
-  t.app.config.publicUrl = t.baseUrl;
+  ({ t, gw } = await startSslcommerzApp());
   skus = await plainSkus(t.db.kysely, 30, 200);
 });
 afterAll(async () => {

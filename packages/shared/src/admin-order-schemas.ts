@@ -1,6 +1,6 @@
 import { ZAdminPageQuery } from './admin-schemas.ts';
 import { DELIVERY_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES, SALE_STATUSES } from './checkout.ts';
-import { ZSale, ZSaleAddress } from './checkout-schemas.ts';
+import { ZSale } from './checkout-schemas.ts';
 import { ORDER_ACTIONS, REFUND_METHODS } from './fulfilment.ts';
 import { z } from './zod.ts';
 
@@ -127,21 +127,24 @@ export const ZAdminRefund = z.object({
 export type TAdminRefund = z.infer<typeof ZAdminRefund>;
 
 export const ZAdminOrder = ZAdminOrderRow.extend({
-  subTotal: z.number(),
-  discount: z.number(),
-  couponCode: z.string().nullable(),
-  couponAmount: z.number(),
-  deliveryFee: z.number(),
-  note: z.string().nullable(),
-  deliveryAddress: ZSaleAddress.nullable(),
-  pickupBranch: ZSale.shape.pickupBranch,
+  // As the shopper's view of the sale has them.
+  ...ZSale.pick({
+    subTotal: true,
+    discount: true,
+    couponCode: true,
+    couponAmount: true,
+    deliveryFee: true,
+    note: true,
+    deliveryAddress: true,
+    pickupBranch: true,
+    paidAt: true,
+    fulfilledAt: true,
+    cancelledAt: true,
+  }).shape,
   holdUntil: z.string().nullable(),
-  paidAt: z.string().nullable(),
   confirmedAt: z.string().nullable(),
   packedAt: z.string().nullable(),
   shippedAt: z.string().nullable(),
-  fulfilledAt: z.string().nullable(),
-  cancelledAt: z.string().nullable(),
   returnedAt: z.string().nullable(),
   codCollectedAt: z.string().nullable(),
   codCollectedBy: z.string().nullable(),

@@ -42,20 +42,8 @@ export type TPermission = (typeof PERMISSIONS)[number];
  */
 export const ROLE_PERMISSIONS: Record<TStaffRole, readonly TPermission[]> = {
   owner: PERMISSIONS,
-  manager: [
-    'self',
-    'catalogue.read',
-    'catalogue.write',
-    'prices.write',
-    'stock.write',
-    'orders.read',
-    'orders.write',
-    'refunds.write',
-    'customers.manage',
-    'reports.read',
-    'promotions.write',
-    'content.write',
-  ],
+  // Everything but the staff accounts and the audit log.
+  manager: PERMISSIONS.filter((p) => p !== 'staff.manage' && p !== 'audit.read'),
   staff: ['self', 'catalogue.read', 'stock.write', 'orders.read', 'orders.write'],
   read_only: ['self', 'catalogue.read', 'orders.read', 'reports.read'],
 };

@@ -1,5 +1,6 @@
 import { deliveryCharge, type TDeliveryZone } from '@storefront/shared';
 import type { Kysely } from 'kysely';
+import { type SslcommerzStandIn, startSslcommerzStandIn } from './sslcommerz-stand-in.ts';
 import { type AppConfig, loadConfig, type OrdersConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { uniqueEmail, uniqueMobile } from './accounts.ts';
@@ -157,4 +158,17 @@ export async function startPaymentsApp(config: Partial<AppConfig> = {}): Promise
 export async function deliveryFeeFor(t: TestApp, district: string, itemsTotal: number): Promise<number> {
   const zones = (await t.api<{ list: TDeliveryZone[] }>('/api/delivery/zones')).body.list;
   return deliveryCharge(zones, 'home_delivery', district, itemsTotal)!.fee;
+}
+
+/**
+ * The app paying through SSLCommerz, by its public API, against a local stand-in that speaks
+ * it; the app's public URL is its real address, where the gateway sends payers back.
+ */
+export async function startSslcommerzApp(): Promise<{ t: TestApp; gw: SslcommerzStandIn }> {
+  const gw = await startSslcommerzStandIn();
+  const base = loadConfig({});
+  const t = await startPaymentsApp({
+    payments: { ...base.payments, provider: 'sslcommerz', sslcommerz: { storeId: gw.storeId, storePassword: gw.storePassword, baseUrl: gw.url } },
+  });
+  return { t, gw };
 }
