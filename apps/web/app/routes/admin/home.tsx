@@ -195,6 +195,26 @@ function best(series: TDashboardDay[], key: 'revenue' | 'orders'): TDashboardDay
 }
 
 const axisProps = { tick: { fontSize: 12, fill: 'var(--color-ink-muted)' }, tickLine: false, axisLine: false } as const;
+/** What both day charts pass their chart: the series, drawn to the box's size. */
+const dayChartProps = {
+  responsive: true,
+  accessibilityLayer: false,
+  style: { width: '100%', height: '100%' },
+  margin: { top: 8, right: 8, bottom: 0, left: 0 },
+} as const;
+
+/** A chart of days: its picture, the sentence that says what it shows, and the table of its figures. */
+function DayChartCard({ title, summary, table, children }: { title: string; summary: string; table: ReactNode; children: ReactNode }) {
+  return (
+    <Card title={title}>
+      <figure>
+        <ChartBox>{children}</ChartBox>
+        <figcaption className="mt-3 text-sm text-ink-muted">{summary}</figcaption>
+        {table}
+      </figure>
+    </Card>
+  );
+}
 
 function RevenueChart({ series, days }: { series: TDashboardDay[]; days: number }) {
   const total = series.reduce((s, p) => s + p.revenue, 0);
@@ -203,27 +223,19 @@ function RevenueChart({ series, days }: { series: TDashboardDay[]; days: number 
     ? `${taka(total)} received over the last ${days} days, ${taka(Math.round(total / days))} a day on average; the best day was ${longDay(top.day)} with ${taka(top.revenue)}.`
     : `No money received in the last ${days} days.`;
   return (
-    <Card title="Money received per day">
-      <figure>
-        <ChartBox>
-          <AreaChart
-            data={series}
-            responsive
-            accessibilityLayer={false}
-            style={{ width: '100%', height: '100%' }}
-            margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
-          >
-            <CartesianGrid vertical={false} stroke="var(--color-sand-200)" />
-            <XAxis dataKey="day" tickFormatter={day} minTickGap={24} {...axisProps} />
-            <YAxis tickFormatter={compactTaka} width={56} {...axisProps} />
-            <Tooltip labelFormatter={(v) => longDay(String(v))} formatter={(v) => [taka(Number(v)), 'Received']} />
-            <Area type="monotone" dataKey="revenue" stroke={BRAND} fill="var(--color-brand-100)" strokeWidth={2} isAnimationActive={false} />
-          </AreaChart>
-        </ChartBox>
-        <figcaption className="mt-3 text-sm text-ink-muted">{summary}</figcaption>
-        <SeriesTable caption={`Money received per day, last ${days} days`} series={series} column="revenue" />
-      </figure>
-    </Card>
+    <DayChartCard
+      title="Money received per day"
+      summary={summary}
+      table={<SeriesTable caption={`Money received per day, last ${days} days`} series={series} column="revenue" />}
+    >
+      <AreaChart data={series} {...dayChartProps}>
+        <CartesianGrid vertical={false} stroke="var(--color-sand-200)" />
+        <XAxis dataKey="day" tickFormatter={day} minTickGap={24} {...axisProps} />
+        <YAxis tickFormatter={compactTaka} width={56} {...axisProps} />
+        <Tooltip labelFormatter={(v) => longDay(String(v))} formatter={(v) => [taka(Number(v)), 'Received']} />
+        <Area type="monotone" dataKey="revenue" stroke={BRAND} fill="var(--color-brand-100)" strokeWidth={2} isAnimationActive={false} />
+      </AreaChart>
+    </DayChartCard>
   );
 }
 
@@ -235,27 +247,19 @@ function OrdersChart({ series, days }: { series: TDashboardDay[]; days: number }
     ? `${count(total)} ${total === 1 ? 'order' : 'orders'} placed over the last ${days} days; the busiest day was ${longDay(top.day)} with ${count(top.orders)}; ${count(quiet)} ${quiet === 1 ? 'day' : 'days'} without one.`
     : `No orders placed in the last ${days} days.`;
   return (
-    <Card title="Orders placed per day">
-      <figure>
-        <ChartBox>
-          <BarChart
-            data={series}
-            responsive
-            accessibilityLayer={false}
-            style={{ width: '100%', height: '100%' }}
-            margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
-          >
-            <CartesianGrid vertical={false} stroke="var(--color-sand-200)" />
-            <XAxis dataKey="day" tickFormatter={day} minTickGap={24} {...axisProps} />
-            <YAxis allowDecimals={false} width={40} {...axisProps} />
-            <Tooltip labelFormatter={(v) => longDay(String(v))} formatter={(v) => [count(Number(v)), 'Orders']} cursor={{ fill: 'var(--color-sand-100)' }} />
-            <Bar dataKey="orders" fill={BRAND} radius={[3, 3, 0, 0]} isAnimationActive={false} />
-          </BarChart>
-        </ChartBox>
-        <figcaption className="mt-3 text-sm text-ink-muted">{summary}</figcaption>
-        <SeriesTable caption={`Orders placed per day, last ${days} days`} series={series} column="orders" />
-      </figure>
-    </Card>
+    <DayChartCard
+      title="Orders placed per day"
+      summary={summary}
+      table={<SeriesTable caption={`Orders placed per day, last ${days} days`} series={series} column="orders" />}
+    >
+      <BarChart data={series} {...dayChartProps}>
+        <CartesianGrid vertical={false} stroke="var(--color-sand-200)" />
+        <XAxis dataKey="day" tickFormatter={day} minTickGap={24} {...axisProps} />
+        <YAxis allowDecimals={false} width={40} {...axisProps} />
+        <Tooltip labelFormatter={(v) => longDay(String(v))} formatter={(v) => [count(Number(v)), 'Orders']} cursor={{ fill: 'var(--color-sand-100)' }} />
+        <Bar dataKey="orders" fill={BRAND} radius={[3, 3, 0, 0]} isAnimationActive={false} />
+      </BarChart>
+    </DayChartCard>
   );
 }
 
