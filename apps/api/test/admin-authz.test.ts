@@ -533,6 +533,10 @@ const ROWS: Row[] = [
     call: () => ({ method: 'POST', path: '/api/admin/customers/999999/password-reset' }),
     through: [404],
   },
+  // — promotions rows —
+  // — content rows —
+  // — inbox and mail rows —
+  // — settings and currencies rows —
 ];
 
 // ---- running a row -------------------------------------------------------------------------------

@@ -42,6 +42,10 @@ export default [
     route('admin/customers', 'routes/admin/customers.tsx'),
     route('admin/customers/:id', 'routes/admin/customer.tsx'),
     route('admin/delivery', 'routes/admin/delivery.tsx'),
+    // Promotions
+    // Content
+    // Subscribers, messages and mail
+    // Settings and currencies
     route('admin/products', 'routes/admin/products.tsx'),
     route('admin/products/new', 'routes/admin/product-edit.tsx', { id: 'admin-product-new' }),
     route('admin/products/:id', 'routes/admin/product-edit.tsx', { id: 'admin-product' }),

@@ -32,3 +32,7 @@ export * from './admin-customer-schemas.ts';
 export * from './admin-dashboard-schemas.ts';
 export * from './delivery.ts';
 export * from './delivery-schemas.ts';
+export * from './admin-promotion-schemas.ts';
+export * from './admin-content-schemas.ts';
+export * from './admin-inbox-schemas.ts';
+export * from './admin-settings-schemas.ts';

@@ -17,6 +17,10 @@ import * as m0015 from './2026-11-25-0015-back-office.ts';
 import * as m0016 from './2026-11-25-0016-catalogue-imports.ts';
 import * as m0017 from './2026-11-25-0017-order-workflow.ts';
 import * as m0018 from './2026-11-25-0018-delivery-zones.ts';
+import * as m0019 from './2026-11-25-0019-promotions-admin.ts';
+import * as m0020 from './2026-11-25-0020-content-admin.ts';
+import * as m0021 from './2026-11-25-0021-inbox-and-mail.ts';
+import * as m0022 from './2026-11-25-0022-settings-and-currencies.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -41,4 +45,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0016-catalogue-imports': m0016,
   '2026-11-25-0017-order-workflow': m0017,
   '2026-11-25-0018-delivery-zones': m0018,
+  '2026-11-25-0019-promotions-admin': m0019,
+  '2026-11-25-0020-content-admin': m0020,
+  '2026-11-25-0021-inbox-and-mail': m0021,
+  '2026-11-25-0022-settings-and-currencies': m0022,
 };

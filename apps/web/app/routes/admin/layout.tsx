@@ -34,6 +34,10 @@ const NAV: { to: string; label: string; permission: TPermission; end?: boolean }
   { to: '/admin/orders', label: 'Orders', permission: 'orders.read' },
   { to: '/admin/customers', label: 'Customers', permission: 'orders.read' },
   { to: '/admin/delivery', label: 'Delivery', permission: 'orders.read' },
+  // Promotions
+  // Content
+  // Subscribers, messages and mail
+  // Settings and currencies
   { to: '/admin/products', label: 'Products', permission: 'catalogue.read' },
   { to: '/admin/categories', label: 'Categories', permission: 'catalogue.read' },
   { to: '/admin/attributes', label: 'Attributes', permission: 'catalogue.read' },

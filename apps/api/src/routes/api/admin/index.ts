@@ -3,6 +3,10 @@ import { adminCatalogueRoutes } from './catalogue.ts';
 import { adminCustomersRoutes } from './customers.ts';
 import { adminDashboardRoutes } from './dashboard.ts';
 import { adminDeliveryRoutes } from './delivery.ts';
+import { adminSettingsRoutes } from './settings.ts';
+import { adminInboxRoutes } from './inbox.ts';
+import { adminContentRoutes } from './content.ts';
+import { adminPromotionsRoutes } from './promotions.ts';
 import { adminImportRoutes } from './imports.ts';
 import { adminOrdersRoutes } from './orders.ts';
 import { adminPriceRoutes } from './prices.ts';
@@ -22,4 +26,8 @@ export async function adminRoutes(app: FastifyInstance) {
   await app.register(adminCustomersRoutes);
   await app.register(adminDashboardRoutes);
   await app.register(adminDeliveryRoutes);
+  await app.register(adminPromotionsRoutes);
+  await app.register(adminContentRoutes);
+  await app.register(adminInboxRoutes);
+  await app.register(adminSettingsRoutes);
 }
