@@ -78,8 +78,22 @@ export default defineConfig({
     server(basePort, { SQLITE_FILE: sqliteFile, DATABASE_URL: '' }),
     ...(pgUrl ? [server(basePort + 1, { DATABASE_URL: pgUrl, DATABASE_SCHEMA: PG_SCHEMA })] : []),
   ],
+  // Specs under tests/shop-wide change what every shopper sees (a discount, a delivery
+  // threshold, the hotline, the logo): they run after the rest of their database's specs, so
+  // no other spec reads a price or a header while they change it.
   projects: [
-    { name: 'sqlite', use: { ...chromium, baseURL: `http://127.0.0.1:${basePort}` } },
-    ...(pgUrl ? [{ name: 'postgres', use: { ...chromium, baseURL: `http://127.0.0.1:${basePort + 1}` } }] : []),
+    { name: 'sqlite', testIgnore: /shop-wide\//, use: { ...chromium, baseURL: `http://127.0.0.1:${basePort}` } },
+    { name: 'sqlite-shop-wide', testMatch: /shop-wide\/.*\.spec\.ts/, dependencies: ['sqlite'], use: { ...chromium, baseURL: `http://127.0.0.1:${basePort}` } },
+    ...(pgUrl
+      ? [
+          { name: 'postgres', testIgnore: /shop-wide\//, use: { ...chromium, baseURL: `http://127.0.0.1:${basePort + 1}` } },
+          {
+            name: 'postgres-shop-wide',
+            testMatch: /shop-wide\/.*\.spec\.ts/,
+            dependencies: ['postgres'],
+            use: { ...chromium, baseURL: `http://127.0.0.1:${basePort + 1}` },
+          },
+        ]
+      : []),
   ],
 });
