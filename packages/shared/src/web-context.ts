@@ -15,6 +15,7 @@ import type {
   TStockRow,
   TVariantImages,
 } from './catalogue-schemas.ts';
+import type { TDeliveryZone } from './delivery.ts';
 import type { TGlobalDiscount } from './pricing-schemas.ts';
 import type { TCurrencyConversion } from './pricing-api.ts';
 import type { TPage } from './search.ts';
@@ -64,6 +65,8 @@ export interface ShopReads {
   currencies(): Promise<TCurrencyConversion[]>;
   /** The global discounts in force (POST /api/global/discounts/search, valid = true). */
   discountsInForce(): Promise<TGlobalDiscount[]>;
+  /** GET /api/delivery/zones: kept with the shell, so a product page reads no more rows for it. */
+  deliveryZones(): Promise<TDeliveryZone[]>;
   /** The signed-in shopper of this request with their wishlist count, or null for a guest. */
   shopper(): Promise<{ customer: TCustomer; wishlistCount: number } | null>;
   /** GET /api/options. */

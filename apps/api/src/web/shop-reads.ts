@@ -3,6 +3,7 @@ import {
   type ShopReads,
   type TCategory,
   type TCurrencyConversion,
+  type TDeliveryZone,
   type TGlobalDiscount,
   ZItemSearchRequest,
   ZSearchRequest,
@@ -30,6 +31,7 @@ import {
 } from '../modules/catalogue/catalogue.service.ts';
 import { slugRedirect } from '../modules/catalogue/catalogue.repository.ts';
 import { searchItems } from '../modules/catalogue/search.service.ts';
+import { deliveryZones } from '../modules/delivery/delivery.service.ts';
 import { listCurrencies } from '../modules/currencies/currencies.service.ts';
 import { searchDiscounts } from '../modules/pricing/pricing.service.ts';
 import { searchContent, siteSettings } from '../modules/site/site.service.ts';
@@ -53,6 +55,7 @@ interface Shell {
   categories: TCategory[];
   currencies: TCurrencyConversion[];
   discounts: TGlobalDiscount[];
+  deliveryZones: TDeliveryZone[];
 }
 
 /** The shell data, computed by one caller while the others wait for the same answer. */
@@ -81,7 +84,7 @@ export class ShellMemo {
 
 async function computeShell(app: FastifyInstance): Promise<Shell> {
   const db = app.db.kysely;
-  const [settings, categories, currencies, discounts] = await Promise.all([
+  const [settings, categories, currencies, discounts, zones] = await Promise.all([
     siteSettings(db),
     (async () => {
       const all: TCategory[] = [];
@@ -102,8 +105,9 @@ async function computeShell(app: FastifyInstance): Promise<Shell> {
       }
       return all;
     })(),
+    deliveryZones(db),
   ]);
-  return { settings, categories, currencies, discounts };
+  return { settings, categories, currencies, discounts, deliveryZones: zones };
 }
 
 /** The route's input schema, with the API's answer to a value it refuses (400 bad_request). */
@@ -143,6 +147,7 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
     allCategories: async () => (await shell.get()).categories,
     currencies: async () => (await shell.get()).currencies,
     discountsInForce: async () => (await shell.get()).discounts,
+    deliveryZones: async () => (await shell.get()).deliveryZones,
     async shopper() {
       const s = await signedIn();
       if (!s) return null;

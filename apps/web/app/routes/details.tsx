@@ -4,6 +4,7 @@ import { data, Link, redirect, type ShouldRevalidateFunctionArgs, useSearchParam
 import { WishlistToggle } from '../components/account/wishlist-toggle.tsx';
 import { AddToCartButton } from '../components/cart/add-to-cart.tsx';
 import { CubeIcon, TickIcon } from '../components/catalogue/catalogue-icons.tsx';
+import { DeliveryTimes } from '../components/catalogue/delivery-times.tsx';
 import { Price } from '../components/catalogue/price.tsx';
 import { DeferredProducts, ProductGrid, ProductGridSkeleton } from '../components/catalogue/product-card.tsx';
 import { ProductGallery } from '../components/catalogue/product-gallery.tsx';
@@ -27,14 +28,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   else if (url.searchParams.get('slug')) by = { slug: url.searchParams.get('slug')! };
   else throw data({ message: 'Choose a product to see its page: /details?id=…' }, { status: 404 });
 
-  const { item, content, bullets, articles, variants, stock, branches, attachments, helpTexts } = await pageRead(() => context.reads.productPage(by, 0)).catch(
-    async (err) => {
+  const [{ item, content, bullets, articles, variants, stock, branches, attachments, helpTexts }, deliveryZones] = await Promise.all([
+    pageRead(() => context.reads.productPage(by, 0)).catch(async (err) => {
       // A product's old address leads to its new one (its slug changed in the back office).
       const moved = by.slug && (err as { status?: number })?.status === 404 ? await context.reads.slugRedirect(by.slug) : null;
       if (moved) throw redirect(`${productPath(moved)}${url.search}`, 301);
       throw err;
-    },
-  );
+    }),
+    // Kept with the page shell: no rows read for it on a product page.
+    context.reads.deliveryZones(),
+  ]);
   // Below the first screen: streamed after it (docs/decisions/0029).
   const related = later(
     () => context.reads.linkedItems({ page: 1, size: 8, textParams: [{ field: 'itemId', value: item.id, matchType: 'EXACT' }] }).then((p) => p.list),
@@ -51,6 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     related,
     attachments,
     helpTexts,
+    deliveryZones,
     canonical: `${context.publicUrl}${productPath(item.slug)}`,
   };
 }
@@ -109,7 +113,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
 }
 
 export default function Details({ loaderData }: Route.ComponentProps) {
-  const { item, content, bullets, articles, variants, stock, branches, related, attachments, helpTexts } = loaderData;
+  const { item, content, bullets, articles, variants, stock, branches, related, attachments, helpTexts, deliveryZones } = loaderData;
   const [params, setParams] = useSearchParams();
   // The choice shows at once; the URL follows (replace, no reload of the data).
   const [chosen, setChosen] = useState<string | null>(params.get('sku'));
@@ -227,6 +231,8 @@ export default function Details({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
           )}
+
+          <DeliveryTimes zones={deliveryZones} />
 
           {model && (
             <Link to={model.url} className="mt-6 inline-flex items-center gap-2 font-medium text-brand-700 hover:underline">

@@ -2,10 +2,13 @@ import { ALL_DISTRICTS, formatMoney, type TAdminDeliveryZone, type TDeliveryZone
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, DeliveryZonesTable } from '../../db/schema.ts';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
+import { bumpReadSideVersion } from '../catalogue/search-index.ts';
 import { type Actor, recordAudit } from '../staff/audit.ts';
 
 // Delivery zones (docs/decisions/0033): read by checkout on every order and by the checkout
-// page; written by the back office with optimistic locking and an audit entry.
+// page, kept with the page shell for the product page; written by the back office with
+// optimistic locking and an audit entry, moving the read side's version so that every
+// process's shell shows the change on its next page.
 
 type Q = Kysely<Database> | Transaction<Database>;
 type Row = Selectable<DeliveryZonesTable>;
@@ -82,6 +85,7 @@ export async function createZone(db: Kysely<Database>, input: TDeliveryZoneInput
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await bumpReadSideVersion(trx);
     await recordAudit(trx, actor, { action: 'delivery_zone_created', entity: 'delivery_zone', entityId: row.id, before: null, after: snapshot(toZone(row)) });
     return toAdmin(row);
   });
@@ -116,6 +120,7 @@ export async function updateZone(db: Kysely<Database>, id: number, input: TDeliv
       .returningAll()
       .executeTakeFirst();
     if (!moved) throw conflict('stale_version', 'Someone changed this zone meanwhile: reload it and make your change again');
+    await bumpReadSideVersion(trx);
     await recordAudit(trx, actor, {
       action: 'delivery_zone_updated',
       entity: 'delivery_zone',
@@ -134,6 +139,7 @@ export async function deleteZone(db: Kysely<Database>, id: number, actor: Actor)
     // Without the zone for every other district, most of the country could not order.
     if (parseDistricts(before.districts).length === 0) throw badRequest('The zone for every other district cannot be removed; change its fee instead');
     await trx.deleteFrom('delivery_zones').where('id', '=', id).execute();
+    await bumpReadSideVersion(trx);
     await recordAudit(trx, actor, { action: 'delivery_zone_removed', entity: 'delivery_zone', entityId: id, before: snapshot(toZone(before)), after: null });
   });
 }

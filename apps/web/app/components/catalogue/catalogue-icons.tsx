@@ -61,3 +61,10 @@ export const CubeIcon = (p: P) => (
     <path d="m12 3 8 4.5v9L12 21l-8-4.5v-9L12 3ZM12 12l8-4.5M12 12v9M12 12 4 7.5" />
   </Svg>
 );
+export const TruckIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M3 6h11v10H3zM14 10h4l3 3v3h-7" />
+    <circle cx="7" cy="17.5" r="1.8" />
+    <circle cx="17" cy="17.5" r="1.8" />
+  </Svg>
+);

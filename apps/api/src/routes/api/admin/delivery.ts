@@ -22,7 +22,11 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'content.write' },
       schema: { ...ADMIN, summary: 'Add a delivery zone', body: ZDeliveryZoneInput, response: { 201: ZAdminDeliveryZone, ...errors } },
     },
-    async (req, reply) => reply.status(201).send(await createZone(app.db.kysely, req.body, actorOf(req))),
+    async (req, reply) => {
+      const zone = await createZone(app.db.kysely, req.body, actorOf(req));
+      await app.catalogueChanged();
+      return reply.status(201).send(zone);
+    },
   );
   app.put(
     '/api/admin/delivery/zones/:id',
@@ -37,7 +41,11 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZAdminDeliveryZone, ...errors },
       },
     },
-    async (req) => updateZone(app.db.kysely, req.params.id, req.body, actorOf(req)),
+    async (req) => {
+      const zone = await updateZone(app.db.kysely, req.params.id, req.body, actorOf(req));
+      await app.catalogueChanged();
+      return zone;
+    },
   );
   app.delete(
     '/api/admin/delivery/zones/:id',
@@ -47,6 +55,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       await deleteZone(app.db.kysely, req.params.id, actorOf(req));
+      await app.catalogueChanged();
       return reply.status(204).send(null);
     },
   );
