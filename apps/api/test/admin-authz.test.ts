@@ -198,6 +198,26 @@ const ROWS: Row[] = [
     through: [201],
   },
   {
+    op: 'POST /api/admin/staff/invites',
+    permission: 'staff.manage',
+    call: () => ({ method: 'POST', path: '/api/admin/staff/invites', json: { email: `invited-${fresh()}@shop.test`, fullName: 'Invited Person', role: 'read_only' } }),
+    through: [201],
+  },
+  {
+    op: 'POST /api/admin/staff/{id}/invite',
+    permission: 'staff.manage',
+    call: () => ({ method: 'POST', path: '/api/admin/staff/999999/invite' }),
+    through: [404],
+  },
+  {
+    // A link nobody was sent: refused for whoever calls, signed in or not.
+    op: 'POST /api/admin/invite',
+    permission: 'public',
+    call: () => ({ method: 'POST', path: '/api/admin/invite', json: { token: 'x'.repeat(43), password: 'a long enough password' } }),
+    through: [400],
+    check: (res) => expectApiError(res, 400, 'invalid_token'),
+  },
+  {
     op: 'PATCH /api/admin/staff/{id}',
     permission: 'staff.manage',
     // A version long past: the owner gets as far as the account, which is left as it is.
@@ -654,7 +674,7 @@ describe('the back office role matrix', () => {
 });
 
 describe('the back office in the OpenAPI document', () => {
-  it('tags every /api/admin operation admin and declares the staff cookie on all but signing in', async () => {
+  it('tags every /api/admin operation admin and declares the staff cookie on all but signing in and accepting an invitation', async () => {
     const doc = (await t.api('/api/openapi.json')).body as { paths: Record<string, Record<string, any>>; components: any };
     expect(doc.components.securitySchemes.adminSession).toEqual({ type: 'apiKey', in: 'cookie', name: 'admin_sid' });
     const admin = Object.entries(doc.paths)
@@ -664,7 +684,8 @@ describe('the back office in the OpenAPI document', () => {
     for (const [key, op] of admin) {
       expect(op.tags, key).toContain('admin');
       const schemes = (op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s));
-      if (key === 'POST /api/admin/session') expect(schemes, key).not.toContain('adminSession');
+      // Signing in, and choosing a password with an invitation's link, come before any session.
+      if (key === 'POST /api/admin/session' || key === 'POST /api/admin/invite') expect(schemes, key).not.toContain('adminSession');
       else expect(schemes, key).toContain('adminSession');
     }
   });

@@ -332,6 +332,76 @@ describe('what an owner’s changes do to a member', () => {
   });
 });
 
+describe('inviting a member by mail', () => {
+  /** The invitation mails to `to`, newest last, and the token each link carries. */
+  async function invitesTo(to: string) {
+    const rows = await t.db.kysely.selectFrom('mail_outbox').select(['subject', 'text_body', 'html_body']).where('to_address', '=', to).orderBy('id').execute();
+    return rows.map((r) => ({ ...r, token: decodeURIComponent(/\/admin\/invite\?token=([^\s"&<]+)/.exec(r.text_body)?.[1] ?? '') }));
+  }
+  const invite = (email: string, role: TStaffRole = 'manager') =>
+    t.api('/api/admin/staff/invites', { method: 'POST', json: { email, fullName: 'Invited Member', role }, headers: { ...owner.headers, 'x-forwarded-for': uniqueIp() } });
+  const accept = (token: string, password: string) =>
+    t.api('/api/admin/invite', { method: 'POST', json: { token, password }, headers: { 'x-forwarded-for': uniqueIp() } });
+
+  it('mails a one-use link; the member cannot sign in until they choose a password with it, then can', async () => {
+    const email = newEmail('invited');
+    const res = await invite(email);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ email, role: 'manager', invitePending: true });
+    const [mail] = await invitesTo(email);
+    expect(mail.subject).toMatch(/invitation/i);
+    expect(mail.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(mail.html_body).toContain('Choose your password');
+
+    // No password opens the account yet, not even an empty one.
+    expect([400, 401]).toContain((await signIn({ email, password: '' })).status);
+    expectApiError(await signIn({ email, password: STAFF_PASSWORD }), 401, 'invalid_credentials');
+
+    const short = await accept(mail.token, 'short');
+    expectApiError(short, 400, 'validation_error');
+    expect(Object.keys(short.body.error.fields)).toEqual(['password']);
+    const ok = await accept(mail.token, STAFF_PASSWORD);
+    expect(ok.status, ok.text).toBe(204);
+    const session = await signIn({ email, password: STAFF_PASSWORD });
+    expect(session.status, session.text).toBe(200);
+    expect(session.body.staff).toMatchObject({ email, invitePending: false });
+
+    // The link worked once.
+    expectApiError(await accept(mail.token, 'another long password'), 400, 'invalid_token');
+    const audit = await t.db.kysely.selectFrom('audit_log').select('action').where('entity', '=', 'staff').where('entity_id', '=', String(res.body.id)).execute();
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['invite', 'invite_accepted']));
+  });
+
+  it('sending again makes the earlier link useless; an expired link, a made-up one and a taken email are refused', async () => {
+    const email = newEmail('resent');
+    const created = await invite(email, 'staff');
+    expect(created.status).toBe(201);
+    const again = await t.api(`/api/admin/staff/${created.body.id}/invite`, { method: 'POST', headers: owner.headers });
+    expect(again.status, again.text).toBe(200);
+    const [first, second] = await invitesTo(email);
+    expect(second.token).not.toBe(first.token);
+    expectApiError(await accept(first.token, STAFF_PASSWORD), 400, 'invalid_token');
+
+    await t.db.kysely.updateTable('staff_invites').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('staff_id', '=', created.body.id).execute();
+    expectApiError(await accept(second.token, STAFF_PASSWORD), 400, 'invalid_token');
+    expectApiError(await accept('x'.repeat(43), STAFF_PASSWORD), 400, 'invalid_token');
+    expectApiError(await invite(email), 409, 'duplicate_email');
+
+    // Once the member has a password, there is nothing to send again.
+    const member = await addMember('staff');
+    expectApiError(await t.api(`/api/admin/staff/${member.id}/invite`, { method: 'POST', headers: owner.headers }), 409, 'invite_not_pending');
+  });
+
+  it('a member disabled before using the link cannot use it', async () => {
+    const email = newEmail('disabled-invite');
+    const created = await invite(email, 'staff');
+    const off = await t.api(`/api/admin/staff/${created.body.id}`, { method: 'PATCH', json: { disabled: true, version: created.body.version }, headers: owner.headers });
+    expect(off.status, off.text).toBe(200);
+    const [mail] = await invitesTo(email);
+    expectApiError(await accept(mail.token, STAFF_PASSWORD), 400, 'invalid_token');
+  });
+});
+
 describe('the audit log', () => {
   it('records who added and changed a member, from which address, and what changed; only owners read it', async () => {
     const ip = uniqueIp();

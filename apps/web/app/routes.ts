@@ -32,6 +32,7 @@ export default [
   route('robots.txt', 'routes/robots.ts'),
   // The back office (docs/decisions/0031): its own modules and stylesheet, never loaded by a shopper's page.
   route('admin/sign-in', 'routes/admin/sign-in.tsx'),
+  route('admin/invite', 'routes/admin/invite.tsx'),
   route('admin/products.csv', 'routes/admin/products-csv.ts'),
   route('admin/orders.csv', 'routes/admin/orders-csv.ts'),
   route('admin/orders/:id/print', 'routes/admin/order-print.tsx'),

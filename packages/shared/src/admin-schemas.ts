@@ -27,6 +27,8 @@ export const ZStaffMember = z.object({
   role: ZStaffRole,
   twoFactor: z.boolean(),
   disabled: z.boolean(),
+  /** Invited by mail and has not chosen a password yet. */
+  invitePending: z.boolean(),
   createdAt: z.string(),
   version: z.number(),
 });
@@ -52,6 +54,16 @@ export const ZCreateStaff = z.object({
   password: text(256),
 });
 export type TCreateStaff = z.infer<typeof ZCreateStaff>;
+
+/** An owner adds a member by mail: the member chooses their own password (docs/decisions/0031). */
+export const ZInviteStaff = ZCreateStaff.omit({ password: true });
+export type TInviteStaff = z.infer<typeof ZInviteStaff>;
+
+export const ZAcceptInvite = z.object({
+  token: text(64),
+  password: text(256),
+});
+export type TAcceptInvite = z.infer<typeof ZAcceptInvite>;
 
 export const ZUpdateStaff = z.object({
   role: ZStaffRole.optional(),

@@ -721,6 +721,16 @@ export interface StaffSessionsTable {
   ip: Generated<string>;
 }
 
+/** A mailed invitation to choose a password (migration 0023). */
+export interface StaffInvitesTable {
+  id: Generated<number>;
+  staff_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface StaffRecoveryCodesTable {
   id: Generated<number>;
   staff_id: number;
@@ -835,6 +845,7 @@ export interface Database {
   staff: StaffTable;
   staff_sessions: StaffSessionsTable;
   staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_invites: StaffInvitesTable;
   audit_log: AuditLogTable;
   product_slug_redirects: ProductSlugRedirectsTable;
   stock_movements: StockMovementsTable;

@@ -21,6 +21,7 @@ import * as m0019 from './2026-11-25-0019-promotions-admin.ts';
 import * as m0020 from './2026-11-25-0020-content-admin.ts';
 import * as m0021 from './2026-11-25-0021-inbox-and-mail.ts';
 import * as m0022 from './2026-11-25-0022-settings-and-currencies.ts';
+import * as m0023 from './2026-11-25-0023-staff-invites.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0020-content-admin': m0020,
   '2026-11-25-0021-inbox-and-mail': m0021,
   '2026-11-25-0022-settings-and-currencies': m0022,
+  '2026-11-25-0023-staff-invites': m0023,
 };

@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { OrderDeps } from './deps.ts';
 import { siteSettings } from '../site/site.service.ts';
 import { orderLinkFor, orderPageUrl } from './access.ts';
@@ -17,13 +19,17 @@ export interface StaffMail {
 const BRAND_KEYS = ['brand.name', 'brand.logo', 'brand.colour', 'contact.hotline', 'contact.supportEmail', 'contact.address', 'contact.orderEmail'];
 
 async function brandOf(deps: OrderDeps): Promise<{ brand: Brand; orderEmail: string | null }> {
-  const site = await siteSettings(deps.db.kysely, BRAND_KEYS);
+  return brandAndOrderEmail(deps.db.kysely, deps.config.publicUrl);
+}
+
+async function brandAndOrderEmail(db: Kysely<Database>, publicUrl: string): Promise<{ brand: Brand; orderEmail: string | null }> {
+  const site = await siteSettings(db, BRAND_KEYS);
   const logo = site['brand.logo']?.trim();
   return {
     brand: {
       name: site['brand.name'] ?? 'Our shop',
-      publicUrl: deps.config.publicUrl,
-      logoUrl: logo ? (logo.startsWith('http') ? logo : `${deps.config.publicUrl}${logo.startsWith('/') ? '' : '/'}${logo}`) : null,
+      publicUrl,
+      logoUrl: logo ? (logo.startsWith('http') ? logo : `${publicUrl}${logo.startsWith('/') ? '' : '/'}${logo}`) : null,
       colour: site['brand.colour'] ?? '#1f4d3a',
       hotline: site['contact.hotline'],
       supportEmail: site['contact.supportEmail'],
@@ -31,6 +37,11 @@ async function brandOf(deps: OrderDeps): Promise<{ brand: Brand; orderEmail: str
     },
     orderEmail: site['contact.orderEmail']?.trim() || null,
   };
+}
+
+/** The shop's brand as every branded mail shows it, from the site settings. */
+export async function shopBrand(db: Kysely<Database>, publicUrl: string): Promise<Brand> {
+  return (await brandAndOrderEmail(db, publicUrl)).brand;
 }
 
 async function saleFor(deps: OrderDeps, saleId: number) {

@@ -42,6 +42,7 @@ export function toStaffMember(row: StaffRow): TStaffMember {
     role: row.role as TStaffRole,
     twoFactor: row.totp_enabled_at != null,
     disabled: row.disabled_at != null,
+    invitePending: row.password_hash === '',
     createdAt: row.created_at,
     version: row.version,
   };
@@ -179,7 +180,11 @@ export class StaffService {
       const wait = retryAfterSeconds(new Date(Math.max(...over.map((d) => d.getTime()))));
       throw new RateLimitedError(`Too many sign-in attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
     }
-    const ok = staff && staff.disabled_at == null ? await verifyPassword(staff.password_hash, body.password) : await verifyDecoy(body.password);
+    // An invited member who has not chosen a password yet answers as an unknown account does.
+    const ok =
+      staff && staff.disabled_at == null && staff.password_hash !== ''
+        ? await verifyPassword(staff.password_hash, body.password)
+        : await verifyDecoy(body.password);
     if (!staff || !ok) throw new ApiError('invalid_credentials', 'The email or password is not right', undefined, 401);
 
     if (staff.totp_enabled_at && staff.totp_secret) {

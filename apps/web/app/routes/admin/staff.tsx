@@ -7,8 +7,9 @@ import { apiFetch } from '../../lib/api-client.ts';
 import type { Route } from './+types/staff';
 import { useAdminSession } from './layout.tsx';
 
-// Staff accounts, for owners (docs/decisions/0031): add a member with a first password to
-// hand over, change a role, disable an account, reset a lost authenticator.
+// Staff accounts, for owners (docs/decisions/0031): invite a member by mail (they choose their
+// own password) or add one with a first password to hand over, change a role, disable an
+// account, reset a lost authenticator.
 
 export function meta() {
   return [{ title: 'Staff · Back office' }];
@@ -29,6 +30,7 @@ export default function StaffScreen({ loaderData }: Route.ComponentProps) {
   const me = useAdminSession();
   const revalidator = useRevalidator();
   const [form, setForm] = useState({ email: '', fullName: '', role: 'staff' as TStaffRole, password: '' });
+  const [how, setHow] = useState<'invite' | 'password'>('invite');
   const [errors, setErrors] = useState<{ message: string; fields: Record<string, string> } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,14 +39,31 @@ export default function StaffScreen({ loaderData }: Route.ComponentProps) {
     e.preventDefault();
     setBusy(true);
     setNotice(null);
-    const res = await apiFetch<TStaffMember>('/api/admin/staff', { method: 'POST', body: form });
+    const { password, ...invite } = form;
+    const res =
+      how === 'invite'
+        ? await apiFetch<TStaffMember>('/api/admin/staff/invites', { method: 'POST', body: invite })
+        : await apiFetch<TStaffMember>('/api/admin/staff', { method: 'POST', body: { ...invite, password } });
     setBusy(false);
     if (res.ok) {
       setErrors(null);
       setForm({ email: '', fullName: '', role: 'staff', password: '' });
-      setNotice(`${res.data.fullName} can now sign in at /admin/sign-in with the password you chose. Hand it over in person or by phone, never by mail.`);
+      setNotice(
+        how === 'invite'
+          ? `An invitation was mailed to ${res.data.email}. ${res.data.fullName} chooses a password with its link, then signs in.`
+          : `${res.data.fullName} can now sign in at /admin/sign-in with the password you chose. Hand it over in person or by phone, never by mail.`,
+      );
       revalidator.revalidate();
     } else setErrors({ message: res.error?.message ?? 'The account could not be created', fields: res.error?.fields ?? {} });
+  };
+
+  const resend = async (member: TStaffMember) => {
+    setNotice(null);
+    const res = await apiFetch<TStaffMember>(`/api/admin/staff/${member.id}/invite`, { method: 'POST' });
+    if (res.ok) {
+      setErrors(null);
+      setNotice(`A new invitation was mailed to ${res.data.email}; the earlier link no longer works.`);
+    } else setErrors({ message: res.error?.message ?? 'The invitation was not sent', fields: {} });
   };
 
   const update = async (member: TStaffMember, patch: { role?: TStaffRole; disabled?: boolean; resetTwoFactor?: boolean }) => {
@@ -126,6 +145,14 @@ export default function StaffScreen({ loaderData }: Route.ComponentProps) {
                       </button>
                     )}
                     {m.disabled && <span className="ml-2 text-xs text-ink-muted">Disabled</span>}
+                    {m.invitePending && (
+                      <span className="ml-2 text-xs text-ink-muted">
+                        Invited, no password yet{' '}
+                        <button type="button" className="text-brand-700 hover:underline" onClick={() => resend(m)}>
+                          Send again
+                        </button>
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -172,23 +199,38 @@ export default function StaffScreen({ loaderData }: Route.ComponentProps) {
                 ))}
               </select>
             </Field>
-            <Field id="new-password" label="First password" error={errors?.fields.password} hint={`At least ${STAFF_PASSWORD_MIN} characters.`}>
-              <input
-                className={inputClass}
-                type="password"
-                autoComplete="new-password"
-                value={form.password}
-                onChange={(e) => setForm({ ...form, password: e.target.value })}
-                {...describedBy('new-password', errors?.fields.password)}
-              />
-            </Field>
+            <fieldset className="md:col-span-2">
+              <legend className="text-sm font-medium">How they get their password</legend>
+              <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+                <label className="flex items-center gap-2">
+                  <input type="radio" name="how" value="invite" checked={how === 'invite'} onChange={() => setHow('invite')} />
+                  Mail them an invitation to choose one
+                </label>
+                <label className="flex items-center gap-2">
+                  <input type="radio" name="how" value="password" checked={how === 'password'} onChange={() => setHow('password')} />
+                  Set a first password and hand it over
+                </label>
+              </div>
+            </fieldset>
+            {how === 'password' && (
+              <Field id="new-password" label="First password" error={errors?.fields.password} hint={`At least ${STAFF_PASSWORD_MIN} characters.`}>
+                <input
+                  className={inputClass}
+                  type="password"
+                  autoComplete="new-password"
+                  value={form.password}
+                  onChange={(e) => setForm({ ...form, password: e.target.value })}
+                  {...describedBy('new-password', errors?.fields.password)}
+                />
+              </Field>
+            )}
             <div className="md:col-span-2">
               <button
                 type="submit"
                 disabled={busy}
                 className="h-10 rounded-lg bg-brand-700 px-4 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
               >
-                {busy ? 'Adding…' : 'Add staff member'}
+                {busy ? 'Adding…' : how === 'invite' ? 'Send the invitation' : 'Add staff member'}
               </button>
             </div>
           </form>

@@ -1,7 +1,10 @@
-import { ZAdminPage, ZApiError, ZAuditEntry, ZAuditQuery, ZCreateStaff, ZStaffMember, ZUpdateStaff } from '@storefront/shared';
+import { ZAcceptInvite, ZAdminPage, ZApiError, ZAuditEntry, ZAuditQuery, ZCreateStaff, ZInviteStaff, ZStaffMember, ZUpdateStaff } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { retryAfterSeconds } from '../../../lib/db-rate-limiter.ts';
+import { RateLimitedError } from '../../../lib/errors.ts';
 import { actorOf } from '../../../plugins/admin-auth.ts';
+import { acceptInvite, INVITE_DAYS, inviteStaff, resendInvite } from '../../../modules/staff/invites.ts';
 import { toStaffMember } from '../../../modules/staff/staff.service.ts';
 import { ADMIN, ZIdParam } from './tags.ts';
 
@@ -29,6 +32,64 @@ export const adminStaffRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => reply.status(201).send(toStaffMember(await app.staff.create(req.body, actorOf(req)))),
+  );
+
+  const inviteDeps = () => ({ db: app.db.kysely, mailer: app.mailer, publicUrl: app.config.publicUrl });
+
+  app.post(
+    '/api/admin/staff/invites',
+    {
+      config: { permission: 'staff.manage' },
+      schema: {
+        ...ADMIN,
+        summary: 'Invite a staff member by mail',
+        description: `The member gets a link, valid ${INVITE_DAYS} days and once, to choose their own password. Until then they cannot sign in.`,
+        body: ZInviteStaff,
+        response: { 201: ZStaffMember, 400: ZApiError, 401: ZApiError, 403: ZApiError, 409: ZApiError },
+      },
+    },
+    async (req, reply) => reply.status(201).send(toStaffMember(await inviteStaff(inviteDeps(), req.body, actorOf(req)))),
+  );
+
+  app.post(
+    '/api/admin/staff/:id/invite',
+    {
+      config: { permission: 'staff.manage' },
+      schema: {
+        ...ADMIN,
+        summary: 'Send a staff member’s invitation again',
+        description: 'Only while they have not chosen a password (409 `invite_not_pending` after). Earlier links stop working.',
+        params: ZIdParam,
+        response: { 200: ZStaffMember, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError },
+      },
+    },
+    async (req) => toStaffMember(await resendInvite(inviteDeps(), req.params.id, actorOf(req))),
+  );
+
+  app.post(
+    '/api/admin/invite',
+    {
+      config: { permission: 'public' },
+      schema: {
+        ...ADMIN,
+        security: [{ apiKey: [] }],
+        summary: 'Choose a password with an invitation’s link',
+        description: 'The token of the mailed link, once and before it expires; then the member signs in (owners set up two-factor sign-in first).',
+        body: ZAcceptInvite,
+        response: { 204: z.null(), 400: ZApiError, 429: ZApiError },
+      },
+    },
+    async (req, reply) => {
+      // Counted as sign-in attempts from the address are (docs/decisions/0009): each try hashes a password.
+      const { limitWindowMs, signInPerAddress } = app.config.accounts;
+      const hit = await app.staff.limiter.hit(`admin-invite:ip:${req.ip}`, limitWindowMs);
+      if (hit.hits > signInPerAddress) {
+        const wait = retryAfterSeconds(hit.resetAt);
+        throw new RateLimitedError(`Too many attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+      }
+      await acceptInvite(app.db.kysely, req.body);
+      return reply.status(204).send(null);
+    },
   );
 
   app.patch(
