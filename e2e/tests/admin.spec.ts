@@ -1,10 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
-import { adminSignIn, codeFor, createOwner } from '../fixtures/admin.ts';
+import { adminSignIn, codeFor, createOwner, outboxTo } from '../fixtures/admin.ts';
 import { formatMoney, quote } from '../fixtures/cart.ts';
 import { pngBytes } from '../fixtures/files.ts';
 
 // The back office end to end (docs/decisions/0031): the first owner made on the command
-// line signs in with two factors and adds a manager; the manager sets up two-factor sign-in,
+// line signs in with two factors and invites a manager by mail; the manager chooses a
+// password with the mailed link, sets up two-factor sign-in,
 // signs in with it, creates a product with two skus, a picture and stock in two showrooms,
 // and the shop shows it at once; a price change reaches the listing, the product page and
 // the cart.
@@ -38,15 +39,25 @@ test('the owner adds a manager, who sets up two-factor sign-in and runs the cata
     await page.getByLabel('Full name').fill('Karim Manager');
     await page.getByLabel('Email').fill(manager.email);
     await page.getByLabel('Role', { exact: true }).selectOption('manager');
-    await page.getByLabel('First password').fill(manager.password);
-    await page.getByRole('button', { name: 'Add staff member' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Karim Manager can now sign in' })).toBeVisible();
-    await expect(page.getByRole('row').filter({ hasText: manager.email })).toBeVisible();
+    // Invited by mail, the default: the owner never knows the manager's password.
+    await expect(page.getByRole('radio', { name: 'Mail them an invitation to choose one' })).toBeChecked();
+    await page.getByRole('button', { name: 'Send the invitation' }).click();
+    await expect(page.getByRole('status').filter({ hasText: `An invitation was mailed to ${manager.email}` })).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: manager.email })).toContainText('Invited, no password yet');
   });
 
   const staffContext = await browser.newContext();
   const m = await staffContext.newPage();
-  await test.step('the manager sets up two-factor sign-in and signs in with it', async () => {
+  await test.step('the manager chooses a password with the mailed link, sets up two-factor sign-in and signs in with it', async () => {
+    const [mail] = await outboxTo(info, manager.email);
+    const link = /https?:\/\/\S+\/admin\/invite\?token=[A-Za-z0-9_%-]+/.exec(mail.text)?.[0];
+    expect(link).toBeTruthy();
+    await m.goto(link!);
+    await m.locator('form[data-ready="true"]').waitFor();
+    await m.getByLabel('New password').fill(manager.password);
+    await m.getByLabel('The same password again').fill(manager.password);
+    await m.getByRole('button', { name: 'Save the password' }).click();
+    await expect(m.getByRole('status').filter({ hasText: 'Your password is saved' })).toBeVisible();
     await adminSignIn(m, manager);
     await m.getByRole('link', { name: 'My account' }).click();
     await m.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
