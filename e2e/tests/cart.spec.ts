@@ -53,9 +53,10 @@ test.describe('on a desktop screen', () => {
     await expect(dropdown).toBeHidden();
     await expect(page.getByTestId('cart-line')).toHaveCount(2);
 
-    // Clear All empties it.
+    // Clear All empties it, once confirmed.
     await cartButton(page).click();
     await page.getByTestId('cart-dropdown').getByRole('button', { name: 'Clear All' }).click();
+    await page.getByTestId('cart-dropdown').getByRole('button', { name: 'Yes, clear the cart' }).click();
     await expect(page.getByTestId('cart-dropdown')).toContainText('YOUR CART IS EMPTY');
     await expect(badge(page)).toHaveCount(0);
     await expect(page.getByTestId('cart-empty')).toHaveText('YOUR CART IS EMPTY');

@@ -135,6 +135,37 @@ function change(next: TCart) {
   if (linesChanged) requoteCoupon();
 }
 
+// Card orders placed from this cart and not paid yet (spec §4 payment outcomes): the cart
+// stays as it was until the provider's payment is verified, so a declined or cancelled
+// payment leaves the shopper with their cart. Each entry keeps the lines it was placed
+// with, so that a later payment takes exactly those out, not what was added since.
+const AWAITING_KEY = 'cart-awaiting-payment';
+const MAX_AWAITING = 10;
+type Awaiting = { invoiceId: string; lines: [string, number][]; couponCode: string | null };
+
+function readAwaiting(): Awaiting[] {
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(AWAITING_KEY) ?? '[]');
+    if (!Array.isArray(list)) return [];
+    return list.filter(
+      (a): a is Awaiting =>
+        typeof a?.invoiceId === 'string' &&
+        Array.isArray(a.lines) &&
+        a.lines.every((l: unknown) => Array.isArray(l) && typeof l[0] === 'string' && Number.isInteger(l[1])) &&
+        (a.couponCode === null || typeof a.couponCode === 'string'),
+    );
+  } catch {
+    return [];
+  }
+}
+
+function writeAwaiting(list: Awaiting[]) {
+  try {
+    if (list.length) localStorage.setItem(AWAITING_KEY, JSON.stringify(list.slice(-MAX_AWAITING)));
+    else localStorage.removeItem(AWAITING_KEY);
+  } catch {}
+}
+
 export const cartActions = {
   add(item: TCartItemInput): TAddResult['result'] {
     start();
@@ -157,6 +188,35 @@ export const cartActions = {
   clear() {
     clearTimeout(requote);
     commit(clearCart());
+  },
+  /** A card order was placed from the cart as it is now: keep the cart until its payment is verified. */
+  awaitPayment(invoiceId: string) {
+    const current = getSnapshot();
+    writeAwaiting([
+      ...readAwaiting().filter((a) => a.invoiceId !== invoiceId),
+      { invoiceId, lines: current.lines.map((l) => [l.sku.code, l.quantity]), couponCode: current.couponCode },
+    ]);
+  },
+  /**
+   * The order's payment is verified: what was ordered leaves the cart (all of it, coupon
+   * included, when nothing was added since). An order this browser did not place from its
+   * cart, or one already settled, changes nothing.
+   */
+  paid(invoiceId: string) {
+    const list = readAwaiting();
+    const entry = list.find((a) => a.invoiceId === invoiceId);
+    if (!entry) return;
+    writeAwaiting(list.filter((a) => a !== entry));
+    let next = getSnapshot();
+    for (const [code, quantity] of entry.lines) {
+      const line = next.lines.find((l) => l.sku.code === code);
+      if (!line) continue;
+      next = line.quantity <= quantity ? removeLine(next, code) : setQuantity(next, code, line.quantity - quantity);
+    }
+    if (next.lines.length === 0) next = clearCart();
+    else if (entry.couponCode && next.couponCode === entry.couponCode) next = withoutCoupon(next);
+    clearTimeout(requote);
+    change(next);
   },
   setCoupon(code: string, amount: number) {
     commit(withCoupon(getSnapshot(), code, amount));

@@ -36,6 +36,10 @@ export function meta({ matches }: Route.MetaArgs) {
 
 type PriceChange = { title: string; from: number; to: number };
 
+const EMPTY_NEXT_ID = 'cart-empty-next';
+/** After "Clear All" the lines are gone: the focus goes on to the empty cart's way on, not to the page's top. */
+const focusEmptyState = () => requestAnimationFrame(() => document.getElementById(EMPTY_NEXT_ID)?.focus());
+
 export default function CartPage() {
   const cart = useCart();
   const ready = useCartReady();
@@ -43,6 +47,8 @@ export default function CartPage() {
   const [quote, setQuote] = useState<{ key: string; data: TCartQuote } | null>(null);
   const [quoteFailed, setQuoteFailed] = useState(false);
   const [changes, setChanges] = useState<Record<string, PriceChange>>({});
+  // Lines whose quantity was brought down (to the stock there is, or to the line maximum), by sku.
+  const [capped, setCapped] = useState<Record<string, Capped>>({});
 
   // What the quote depends on: skus, quantities and the coupon code (not the stored prices).
   const key = JSON.stringify([cart.lines.map((l) => [l.sku.code, l.quantity]), cart.couponCode]);
@@ -73,6 +79,15 @@ export default function CartPage() {
       }
       if (Object.keys(moved).length) setChanges((c) => ({ ...c, ...moved }));
       setQuote({ key, data: res.data });
+      // More than the shop has (stock sold since the item was added, or a number typed
+      // before the first quote came): the quantity comes down to what is available, and the
+      // line says so. Nothing in stock at
+      // all stays as it is, flagged, until the shopper removes it.
+      const short = res.data.lines.filter((q) => q.status === 'insufficient_stock' && q.availableQuantity > 0);
+      if (short.length) {
+        setCapped((c) => ({ ...c, ...Object.fromEntries(short.map((q) => [q.skuCode, stockCap(q.availableQuantity)])) }));
+        for (const q of short) cartActions.setQuantity(q.skuCode, q.availableQuantity);
+      }
       cartActions.applyServerPrices(
         res.data.lines
           .filter((q) => q.sku)
@@ -109,7 +124,9 @@ export default function CartPage() {
           <p className="text-lg font-semibold tracking-wider text-ink-muted" data-testid="cart-empty">
             {EMPTY_CART_TEXT}
           </p>
-          <ButtonLink to="/shop">Continue Shopping</ButtonLink>
+          <ButtonLink to="/shop" id={EMPTY_NEXT_ID}>
+            Continue Shopping
+          </ButtonLink>
         </div>
       </Page>
     );
@@ -118,10 +135,7 @@ export default function CartPage() {
   const fresh = quote?.key === key ? quote.data : null;
   const quoteLines = new Map((quote?.data.lines ?? []).map((l) => [l.skuCode, l]));
   const totals = fresh?.totals ?? totalsOf(cart);
-  const blocked = cart.lines.some((l) => {
-    const q = quoteLines.get(l.sku.code);
-    return q && q.status !== 'ok';
-  });
+  const blocked = cart.lines.some((l) => availability(quoteLines.get(l.sku.code), l.quantity) !== null);
   const changeList = Object.entries(changes).filter(([code]) => cart.lines.some((l) => l.sku.code === code));
 
   return (
@@ -149,14 +163,21 @@ export default function CartPage() {
         <section aria-label="Items in your cart" className="rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]">
           <ul className="divide-y divide-sand-200">
             {cart.lines.map((line) => (
-              <CartLineRow key={line.sku.code} line={line} quoted={quoteLines.get(line.sku.code)} money={money} />
+              <CartLineRow
+                key={line.sku.code}
+                line={line}
+                quoted={quoteLines.get(line.sku.code)}
+                cappedAt={capped[line.sku.code]}
+                onCapped={(cap) => setCapped((c) => ({ ...c, [line.sku.code]: cap }))}
+                money={money}
+              />
             ))}
           </ul>
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-sand-200 px-4 py-3 md:px-5">
             <Link to="/shop" className="text-sm font-semibold text-brand-700 hover:underline">
               Continue Shopping
             </Link>
-            <ClearCartButton variant="ghost" />
+            <ClearCartButton variant="ghost" onCleared={focusEmptyState} />
           </div>
         </section>
 
@@ -227,18 +248,41 @@ function Row({ label, value, testId, accent }: { label: string; value: string; t
   );
 }
 
-function availability(q: TQuoteLine | undefined): string | null {
+/** What stops the line from being ordered in `quantity`, by the latest quote (which may be for an earlier quantity). */
+function availability(q: TQuoteLine | undefined, quantity: number): string | null {
   if (!q) return null;
   if (q.status === 'unavailable') return 'This item is no longer sold. Please remove it.';
   if (q.status === 'out_of_stock') return 'Out of stock at the moment.';
-  if (q.status === 'insufficient_stock') return `Only ${q.availableQuantity} left in stock.`;
+  if (q.status === 'insufficient_stock' && quantity > q.availableQuantity) return `Only ${q.availableQuantity} left in stock.`;
   return null;
 }
 
-function CartLineRow({ line, quoted, money }: { line: TCartLine; quoted: TQuoteLine | undefined; money: Money }) {
+/** A quantity the cart brought down, and what the line says about it. */
+type Capped = { quantity: number; text: string };
+const stockCap = (available: number): Capped => ({ quantity: available, text: `Only ${available} available, so we set the quantity to ${available}.` });
+
+/** The units of the line's sku in stock, as far as the latest quote knows. */
+function stockOf(q: TQuoteLine | undefined): number | undefined {
+  return q && q.status !== 'unavailable' ? q.availableQuantity : undefined;
+}
+
+function CartLineRow({
+  line,
+  quoted,
+  cappedAt,
+  onCapped,
+  money,
+}: {
+  line: TCartLine;
+  quoted: TQuoteLine | undefined;
+  cappedAt: Capped | undefined;
+  onCapped(cap: Capped): void;
+  money: Money;
+}) {
   const unit = quoted && quoted.status !== 'unavailable' ? quoted.unitPrice : lineUnitPrice(line);
   const list = quoted && quoted.status !== 'unavailable' ? quoted.salesPrice : line.sku.salesPrice;
-  const problem = availability(quoted);
+  const problem = availability(quoted, line.quantity);
+  const noteId = useId();
   const label = quoted?.sku?.label || line.sku.label;
   return (
     <li className="flex gap-4 p-4 md:p-5" data-testid="cart-line" data-sku={line.sku.code}>
@@ -279,8 +323,12 @@ function CartLineRow({ line, quoted, money }: { line: TCartLine; quoted: TQuoteL
             <AlertIcon width={16} height={16} /> {problem}
           </p>
         )}
+        {/* Always in the page, so that screen readers announce the note when it appears. */}
+        <p id={noteId} aria-live="polite" className="mt-2 text-sm empty:mt-0 font-medium text-accent-600" data-testid="line-stock-note">
+          {cappedAt?.quantity === line.quantity ? cappedAt.text : null}
+        </p>
         <div className="mt-3 flex items-center justify-between gap-3">
-          <QuantityStepper line={line} />
+          <QuantityStepper line={line} available={stockOf(quoted)} onCapped={onCapped} describedBy={noteId} />
           <button
             type="button"
             onClick={() => cartActions.remove(line.sku.code)}
@@ -295,15 +343,37 @@ function CartLineRow({ line, quoted, money }: { line: TCartLine; quoted: TQuoteL
   );
 }
 
-/** − [n] +: decrease stops at 1 (spec §4), increase at the line maximum; a typed number is kept within both. */
-function QuantityStepper({ line }: { line: TCartLine }) {
+/**
+ * − [n] +: decrease stops at 1 (spec §4), increase at the line maximum and at the stock the
+ * latest quote reports; a typed number is kept within all three (the quote corrects it
+ * again if the stock has moved meanwhile).
+ */
+function QuantityStepper({
+  line,
+  available,
+  onCapped,
+  describedBy,
+}: {
+  line: TCartLine;
+  available: number | undefined;
+  onCapped(cap: Capped): void;
+  describedBy: string;
+}) {
   const [draft, setDraft] = useState<string | null>(null);
   const inputId = useId();
   const code = line.sku.code;
   const commit = () => {
     if (draft === null) return;
     const n = Number.parseInt(draft, 10);
-    if (Number.isFinite(n)) cartActions.setQuantity(code, n);
+    if (Number.isFinite(n)) {
+      if (available !== undefined && available > 0 && available < MAX_LINE_QUANTITY && n > available) {
+        cartActions.setQuantity(code, available);
+        onCapped(stockCap(available));
+      } else {
+        cartActions.setQuantity(code, n);
+        if (n > MAX_LINE_QUANTITY) onCapped({ quantity: MAX_LINE_QUANTITY, text: `You can order at most ${MAX_LINE_QUANTITY} of one item.` });
+      }
+    }
     setDraft(null);
   };
   const step = 'inline-flex h-10 w-10 items-center justify-center text-ink hover:bg-sand-100 disabled:cursor-not-allowed disabled:opacity-40';
@@ -327,6 +397,7 @@ function QuantityStepper({ line }: { line: TCartLine }) {
         pattern="[0-9]*"
         className="h-10 w-12 border-x border-sand-300 text-center text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
         value={draft ?? String(line.quantity)}
+        aria-describedby={describedBy}
         onChange={(e) => setDraft(e.target.value.replace(/\D/g, '').slice(0, 2))}
         onBlur={commit}
         onKeyDown={(e) => {
@@ -338,7 +409,7 @@ function QuantityStepper({ line }: { line: TCartLine }) {
         type="button"
         className={`${step} rounded-r-lg`}
         onClick={() => cartActions.increase(code)}
-        disabled={line.quantity >= MAX_LINE_QUANTITY}
+        disabled={line.quantity >= Math.min(MAX_LINE_QUANTITY, available || MAX_LINE_QUANTITY)}
         aria-label={`Increase quantity of ${line.product.title}`}
       >
         <PlusIcon />

@@ -108,6 +108,17 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const form = useRef<HTMLFormElement>(null);
   const attempt = useRef<{ key: string; body: string } | null>(null);
 
+  // Back from the payment page (the cart is kept until the payment is verified): a page the
+  // browser restores as it was must not stay "busy". Its idempotency key is restored with
+  // it, so placing the same order again answers the order already placed.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) setBusy(false);
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
   // Saved addresses arrive when the shopper signs in on this page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when a saved address arrives (sign-in on this page); the shopper's own choice is not overridden.
   useEffect(() => {
@@ -208,7 +219,11 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
     if (attempt.current?.body !== sent) attempt.current = { key: crypto.randomUUID(), body: sent };
     const res = await apiFetch<TCheckoutResponse>('/api/checkouts', { body, headers: { 'idempotency-key': attempt.current.key } });
     if (res.ok) {
-      cartActions.clear();
+      // A card order keeps the cart until its payment is verified (the outcome page empties
+      // it then): a declined or cancelled payment must not cost the shopper their cart.
+      // Cash on delivery and bookings need no payment: they are placed, the cart is done.
+      if (res.data.sale.paymentMethod === 'card' && !res.data.sale.paidAt) cartActions.awaitPayment(res.data.invoiceId);
+      else cartActions.clear();
       // The gateway's page is another site: a full navigation. Outcome pages are ours.
       if (res.data.paymentUrl) window.location.assign(res.data.paymentUrl);
       else navigate(res.data.redirectTo);

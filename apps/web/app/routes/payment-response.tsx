@@ -1,10 +1,13 @@
 import type { TPaymentOutcome, TSale } from '@storefront/shared';
-import type { ReactNode } from 'react';
-import { Link, useRevalidator } from 'react-router';
+import { type ReactNode, useEffect } from 'react';
+import { Link, useLocation, useRevalidator, useRouteLoaderData } from 'react-router';
+import type { ShellUser } from '../components/account/shell-user.ts';
 import { AlertIcon, CheckIcon } from '../components/cart/cart-icons.tsx';
 import { DeliveryDetails, formatDate, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
 import { Button, ButtonLink } from '../components/ui/button.tsx';
+import { cartActions, useCartReady } from '../lib/cart-store.ts';
 import { useMoney } from '../lib/currency.tsx';
+import { useSessionUser } from '../lib/session-store.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/payment-response';
 
@@ -21,9 +24,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const invoiceId = url.searchParams.get('invoiceId') ?? '';
   const reason = url.searchParams.get('reason');
   if (!/^[A-Za-z0-9-]{6,40}$/.test(invoiceId)) return { outcome, invoiceId: null, sale: null, reason };
-  // Not the visitor's order (or none): the page says so rather than failing.
+  // Not the visitor's order (or none): the page says so rather than failing. The API answers
+  // 404 for an order the visitor may not see (docs/decisions/0018); 403 is taken alike.
   const read = () =>
-    context.reads.sale({ invoiceId }).catch((err: { status?: number }) => (err.status === 404 || err.status === 400 ? null : Promise.reject(err)));
+    context.reads
+      .sale({ invoiceId })
+      .catch((err: { status?: number }) => (err.status === 404 || err.status === 403 || err.status === 400 ? null : Promise.reject(err)));
   let sale = await read();
   // Back from the gateway but not settled yet (the notification is on its way): ask our
   // server to check with the gateway now. It marks the order paid only if the gateway says so.
@@ -36,13 +42,40 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function meta({ data, matches }: Route.MetaArgs) {
   const settings = (matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {};
-  const title = { success: 'Thank you for your order', failed: 'Payment failed', cancel: 'Payment cancelled', later: 'Your booking is confirmed' }[
-    data?.outcome ?? 'success'
-  ];
+  const title = hidden(data?.outcome ?? 'success', data?.sale ?? null, data?.invoiceId ?? null)
+    ? CANNOT_SHOW_TITLE
+    : { success: 'Thank you for your order', failed: 'Payment failed', cancel: 'Payment cancelled', later: 'Your booking is confirmed' }[
+        data?.outcome ?? 'success'
+      ];
   return [{ title: `${title} — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
 }
 
-function headline(outcome: TPaymentOutcome, sale: TSale | null, reason: string | null): { tone: 'good' | 'wait' | 'bad'; title: string; text: string } {
+const CANNOT_SHOW_TITLE = 'We cannot show this order';
+
+/**
+ * An order was named but the visitor may not see it (another customer's, or a guest's from
+ * another device, docs/decisions/0018) or there is none. The success and booking pages then
+ * say only that: their headlines would claim a payment or a booking the visitor cannot know
+ * of. The failed and cancelled pages keep theirs: the payer may come back from the gateway
+ * without the cookie that opens the order, and "nothing was charged" is still theirs to read.
+ */
+function hidden(outcome: TPaymentOutcome, sale: TSale | null, invoiceId: string | null): boolean {
+  return !sale && !!invoiceId && (outcome === 'success' || outcome === 'later');
+}
+
+function headline(
+  outcome: TPaymentOutcome,
+  sale: TSale | null,
+  reason: string | null,
+  invoiceId: string | null,
+): { tone: 'good' | 'wait' | 'bad'; title: string; text: string } {
+  if (hidden(outcome, sale, invoiceId)) {
+    return {
+      tone: 'wait',
+      title: CANNOT_SHOW_TITLE,
+      text: `Order ${invoiceId} cannot be shown here. If it is yours, sign in with the account that placed it, or open the link in your order confirmation email.`,
+    };
+  }
   if (outcome === 'later') {
     return {
       tone: 'good',
@@ -87,8 +120,21 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
   const { outcome, sale, reason, invoiceId } = loaderData;
   const money = useMoney();
   const revalidator = useRevalidator();
-  const h = headline(outcome, sale, reason);
+  const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
+  const user = useSessionUser(root?.user ?? null);
+  const { pathname, search } = useLocation();
+  const h = headline(outcome, sale, reason, invoiceId);
   const canRetry = sale?.canRetryPayment && (outcome !== 'success' || sale.status !== 'pending_payment');
+  const offerSignIn = !sale && !!invoiceId && !user;
+
+  // The cart was kept while the card payment was open (routes/checkout.tsx): once the
+  // provider's payment is verified, what was ordered leaves it. Nothing happens for an order
+  // this browser did not place from its cart, or for one that is not paid.
+  const cartReady = useCartReady();
+  const paidInvoice = sale?.paidAt ? sale.invoiceId : null;
+  useEffect(() => {
+    if (cartReady && paidInvoice) cartActions.paid(paidInvoice);
+  }, [cartReady, paidInvoice]);
 
   return (
     <div className="container-page max-w-4xl py-8 md:py-12" data-testid={`outcome-${outcome}`}>
@@ -119,6 +165,7 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
             View order
           </ButtonLink>
         )}
+        {offerSignIn && <ButtonLink to={`/sign-in?redirectTo=${encodeURIComponent(pathname + search)}`}>Sign in</ButtonLink>}
         <ButtonLink to="/shop" variant="secondary">
           Continue shopping
         </ButtonLink>
@@ -151,7 +198,11 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
         <p className="mt-8 text-ink-muted">
           {invoiceId ? (
             <>
-              We cannot show order {invoiceId} on this device. Sign in, or open the link in your confirmation email.{' '}
+              {hidden(outcome, sale, invoiceId)
+                ? user
+                  ? `You are signed in as ${user.name}. `
+                  : ''
+                : `We cannot show order ${invoiceId} here. If it is yours, sign in with the account that placed it, or open the link in your order confirmation email. `}
               <Link to="/orders" className="font-semibold text-brand-700 underline">
                 Your orders
               </Link>

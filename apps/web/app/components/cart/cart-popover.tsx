@@ -1,5 +1,6 @@
 import * as Popover from '@radix-ui/react-popover';
 import { lineUnitPrice, type TCart, totalsOf } from '@storefront/shared';
+import { useRef } from 'react';
 import { Link } from 'react-router';
 import { useMoney } from '../../lib/currency.tsx';
 import { ButtonLink } from '../ui/button.tsx';
@@ -13,6 +14,16 @@ import { productHref } from './product-href.ts';
  * which owns the trigger's look and the open state.
  */
 export function CartPopover({ open, onOpenChange, trigger, cart }: FirstUsePart & { cart: TCart }) {
+  const content = useRef<HTMLDivElement>(null);
+  // Radix focuses the first tabbable element that is not a link, which here is "Clear All":
+  // one more Enter would empty the cart. The focus goes to the first link instead (the first
+  // item's title, or "Continue Shopping" when the cart is empty), in reading order.
+  const focusFirstLink = (e?: Event) => {
+    const first = content.current?.querySelector<HTMLElement>('a[href]');
+    if (!first) return;
+    e?.preventDefault();
+    first.focus();
+  };
   return (
     <Popover.Root open={open} onOpenChange={onOpenChange}>
       <Popover.Trigger asChild>{trigger}</Popover.Trigger>
@@ -22,10 +33,12 @@ export function CartPopover({ open, onOpenChange, trigger, cart }: FirstUsePart 
           sideOffset={10}
           collisionPadding={12}
           aria-label="Cart"
+          ref={content}
+          onOpenAutoFocus={focusFirstLink}
           className="z-40 w-[25rem] max-w-[calc(100vw-1.5rem)] rounded-[var(--radius-card)] border border-sand-200 bg-paper shadow-xl focus:outline-none"
           data-testid="cart-dropdown"
         >
-          <CartDropdown cart={cart} onClose={() => onOpenChange(false)} />
+          <CartDropdown cart={cart} onClose={() => onOpenChange(false)} onCleared={() => requestAnimationFrame(() => focusFirstLink())} />
           <Popover.Arrow className="fill-paper" width={14} height={7} />
         </Popover.Content>
       </Popover.Portal>
@@ -34,7 +47,7 @@ export function CartPopover({ open, onOpenChange, trigger, cart }: FirstUsePart 
 }
 
 /** spec §2: items (image, title, quantity x unit price, line subtotal), total, Clear All and View Cart. */
-function CartDropdown({ cart, onClose }: { cart: TCart; onClose(): void }) {
+function CartDropdown({ cart, onClose, onCleared }: { cart: TCart; onClose(): void; onCleared(): void }) {
   const { format } = useMoney();
   const totals = totalsOf(cart);
 
@@ -95,7 +108,7 @@ function CartDropdown({ cart, onClose }: { cart: TCart; onClose(): void }) {
           <span data-testid="cart-dropdown-total">{format(totals.total)}</span>
         </p>
         <div className="mt-3 grid grid-cols-2 gap-2">
-          <ClearCartButton variant="secondary" />
+          <ClearCartButton variant="secondary" onCleared={onCleared} />
           <ButtonLink to="/cart" size="sm" onClick={onClose}>
             View Cart
           </ButtonLink>

@@ -3,9 +3,10 @@ import { type ReactNode, Suspense } from 'react';
 import { Await, Link } from 'react-router';
 import { WishlistToggle } from '../account/wishlist-toggle.tsx';
 import { AddToCartButton } from '../cart/add-to-cart.tsx';
+import { ButtonLink } from '../ui/button.tsx';
 import { Price } from './price.tsx';
 
-/** One product in a listing: picture, name, model number, colours, price, wishlist heart and Add. */
+/** One product in a listing: picture, name, model number, colours, price, wishlist heart and Add (or Choose options). */
 export function ProductCard({ product, eager = false }: { product: TProductCard; eager?: boolean }) {
   const href = productPath(product.slug);
   const colors = product.colors.slice(0, 5);
@@ -67,12 +68,20 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
           <Price productId={product.id} categoryIds={product.categoryIds} sku={product.sku} />
         </div>
         <div className="pt-2">
-          <AddToCartButton
-            variant="compact"
-            product={{ id: product.id, title: product.title, slug: product.slug, image: product.image?.url ?? null, categoryIds: product.categoryIds }}
-            sku={product.sku}
-            sourceType={product.kind === 'bundle' ? 'bundle' : undefined}
-          />
+          {product.skuCount > 1 ? (
+            // Several colours or sizes: the card cannot know which one the shopper wants, so it
+            // leads to the product page's choice instead of adding the cheapest one unseen.
+            <ButtonLink to={href} variant="secondary" size="sm" aria-label={`Choose options for ${product.title}`} data-testid="choose-options">
+              Choose options
+            </ButtonLink>
+          ) : (
+            <AddToCartButton
+              variant="compact"
+              product={{ id: product.id, title: product.title, slug: product.slug, image: product.image?.url ?? null, categoryIds: product.categoryIds }}
+              sku={product.sku}
+              sourceType={product.kind === 'bundle' ? 'bundle' : undefined}
+            />
+          )}
         </div>
       </div>
     </article>
