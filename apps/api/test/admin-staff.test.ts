@@ -339,7 +339,11 @@ describe('inviting a member by mail', () => {
     return rows.map((r) => ({ ...r, token: decodeURIComponent(/\/admin\/invite\?token=([^\s"&<]+)/.exec(r.text_body)?.[1] ?? '') }));
   }
   const invite = (email: string, role: TStaffRole = 'manager') =>
-    t.api('/api/admin/staff/invites', { method: 'POST', json: { email, fullName: 'Invited Member', role }, headers: { ...owner.headers, 'x-forwarded-for': uniqueIp() } });
+    t.api('/api/admin/staff/invites', {
+      method: 'POST',
+      json: { email, fullName: 'Invited Member', role },
+      headers: { ...owner.headers, 'x-forwarded-for': uniqueIp() },
+    });
   const accept = (token: string, password: string) =>
     t.api('/api/admin/invite', { method: 'POST', json: { token, password }, headers: { 'x-forwarded-for': uniqueIp() } });
 
@@ -368,7 +372,12 @@ describe('inviting a member by mail', () => {
 
     // The link worked once.
     expectApiError(await accept(mail.token, 'another long password'), 400, 'invalid_token');
-    const audit = await t.db.kysely.selectFrom('audit_log').select('action').where('entity', '=', 'staff').where('entity_id', '=', String(res.body.id)).execute();
+    const audit = await t.db.kysely
+      .selectFrom('audit_log')
+      .select('action')
+      .where('entity', '=', 'staff')
+      .where('entity_id', '=', String(res.body.id))
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['invite', 'invite_accepted']));
   });
 
@@ -382,7 +391,11 @@ describe('inviting a member by mail', () => {
     expect(second.token).not.toBe(first.token);
     expectApiError(await accept(first.token, STAFF_PASSWORD), 400, 'invalid_token');
 
-    await t.db.kysely.updateTable('staff_invites').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('staff_id', '=', created.body.id).execute();
+    await t.db.kysely
+      .updateTable('staff_invites')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('staff_id', '=', created.body.id)
+      .execute();
     expectApiError(await accept(second.token, STAFF_PASSWORD), 400, 'invalid_token');
     expectApiError(await accept('x'.repeat(43), STAFF_PASSWORD), 400, 'invalid_token');
     expectApiError(await invite(email), 409, 'duplicate_email');
@@ -395,7 +408,11 @@ describe('inviting a member by mail', () => {
   it('a member disabled before using the link cannot use it', async () => {
     const email = newEmail('disabled-invite');
     const created = await invite(email, 'staff');
-    const off = await t.api(`/api/admin/staff/${created.body.id}`, { method: 'PATCH', json: { disabled: true, version: created.body.version }, headers: owner.headers });
+    const off = await t.api(`/api/admin/staff/${created.body.id}`, {
+      method: 'PATCH',
+      json: { disabled: true, version: created.body.version },
+      headers: owner.headers,
+    });
     expect(off.status, off.text).toBe(200);
     const [mail] = await invitesTo(email);
     expectApiError(await accept(mail.token, STAFF_PASSWORD), 400, 'invalid_token');
