@@ -200,7 +200,11 @@ const ROWS: Row[] = [
   {
     op: 'POST /api/admin/staff/invites',
     permission: 'staff.manage',
-    call: () => ({ method: 'POST', path: '/api/admin/staff/invites', json: { email: `invited-${fresh()}@shop.test`, fullName: 'Invited Person', role: 'read_only' } }),
+    call: () => ({
+      method: 'POST',
+      path: '/api/admin/staff/invites',
+      json: { email: `invited-${fresh()}@shop.test`, fullName: 'Invited Person', role: 'read_only' },
+    }),
     through: [201],
   },
   {
@@ -554,9 +558,297 @@ const ROWS: Row[] = [
     through: [404],
   },
   // — promotions rows —
+  // Global discounts and coupons (docs/decisions/0034): read with the catalogue, changed by
+  // managers and owners; a coupon's uses name customers and orders.
+  {
+    op: 'GET /api/admin/promotions/discounts',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/promotions/discounts' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/promotions/discounts/{id}',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/promotions/discounts/999999' }),
+    through: [404],
+  },
+  {
+    // A preview writes nothing; an allowed caller gets the product's prices.
+    op: 'POST /api/admin/promotions/discounts/preview',
+    permission: 'catalogue.read',
+    call: () => ({
+      method: 'POST',
+      path: '/api/admin/promotions/discounts/preview',
+      json: { title: 'Matrix', type: 'FIXED_PRODUCT', discountType: 'PERCENTAGE', value: 10, items: [{ productId: product.id, skuCode: null }] },
+    }),
+    through: [200],
+  },
+  {
+    // A discount that breaks a rule (0%): an allowed caller gets the 400, nothing is added.
+    op: 'POST /api/admin/promotions/discounts',
+    permission: 'promotions.write',
+    call: () => ({
+      method: 'POST',
+      path: '/api/admin/promotions/discounts',
+      json: { title: 'Matrix', type: 'FIXED_PRODUCT', discountType: 'PERCENTAGE', value: 0, items: [{ productId: product.id, skuCode: null }] },
+    }),
+    through: [400],
+  },
+  {
+    op: 'PUT /api/admin/promotions/discounts/{id}',
+    permission: 'promotions.write',
+    call: () => ({
+      method: 'PUT',
+      path: '/api/admin/promotions/discounts/999999',
+      json: { title: 'Matrix', type: 'FIXED_PRODUCT', discountType: 'PERCENTAGE', value: 10, items: [{ productId: product.id, skuCode: null }], version: 1 },
+    }),
+    through: [404],
+  },
+  {
+    op: 'PATCH /api/admin/promotions/discounts/{id}',
+    permission: 'promotions.write',
+    call: () => ({ method: 'PATCH', path: '/api/admin/promotions/discounts/999999', json: { active: true, version: 1 } }),
+    through: [404],
+  },
+  {
+    op: 'DELETE /api/admin/promotions/discounts/{id}',
+    permission: 'promotions.write',
+    call: () => ({ method: 'DELETE', path: '/api/admin/promotions/discounts/999999?version=1' }),
+    through: [404],
+  },
+  {
+    op: 'GET /api/admin/promotions/coupons',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/promotions/coupons' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/promotions/coupons/{id}',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/promotions/coupons/999999' }),
+    through: [404],
+  },
+  {
+    op: 'GET /api/admin/promotions/coupons/{id}/usages',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/promotions/coupons/999999/usages' }),
+    through: [404],
+  },
+  {
+    // A coupon that breaks a rule (a negative amount): an allowed caller gets the 400.
+    op: 'POST /api/admin/promotions/coupons',
+    permission: 'promotions.write',
+    call: () => ({ method: 'POST', path: '/api/admin/promotions/coupons', json: { code: 'MATRIX1', title: 'Matrix', discountType: 'AMOUNT', value: -100 } }),
+    through: [400],
+  },
+  {
+    op: 'PUT /api/admin/promotions/coupons/{id}',
+    permission: 'promotions.write',
+    call: () => ({
+      method: 'PUT',
+      path: '/api/admin/promotions/coupons/999999',
+      json: { code: 'MATRIX1', title: 'Matrix', discountType: 'AMOUNT', value: 100, version: 1 },
+    }),
+    through: [404],
+  },
+  {
+    op: 'PATCH /api/admin/promotions/coupons/{id}',
+    permission: 'promotions.write',
+    call: () => ({ method: 'PATCH', path: '/api/admin/promotions/coupons/999999', json: { active: false, version: 1 } }),
+    through: [404],
+  },
   // — content rows —
+  // Content, pages and showrooms (docs/decisions/0035): read by anyone who reads the catalogue, changed by managers and owners.
+  {
+    op: 'GET /api/admin/content',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/content?type=page' }),
+    through: [200],
+    check: (res) => {
+      if (res.status === 200) expect(res.body.items.map((i: any) => i.slug)).toContain('about');
+    },
+  },
+  {
+    op: 'GET /api/admin/content/{id}',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/content/999999' }),
+    through: [404],
+  },
+  {
+    // A slide whose picture is not the shop's: an allowed caller gets the 400, nothing is added.
+    op: 'POST /api/admin/content',
+    permission: 'content.write',
+    call: () => ({
+      method: 'POST',
+      path: '/api/admin/content',
+      json: { type: 'slider', title: 'Matrix', body: '', fields: { image: 'https://elsewhere.example/x.png' }, active: true },
+    }),
+    through: [400],
+  },
+  {
+    op: 'PUT /api/admin/content/{id}',
+    permission: 'content.write',
+    call: () => ({
+      method: 'PUT',
+      path: '/api/admin/content/999999',
+      json: { type: 'slider', title: 'Matrix', body: '', fields: { image: '/media/x.svg' }, active: true },
+    }),
+    through: [404],
+  },
+  {
+    op: 'DELETE /api/admin/content/{id}',
+    permission: 'content.write',
+    call: () => ({ method: 'DELETE', path: '/api/admin/content/999999' }),
+    through: [404],
+  },
+  {
+    // An order that names an item that is not there: refused, nothing moves.
+    op: 'POST /api/admin/content/order',
+    permission: 'content.write',
+    call: () => ({ method: 'POST', path: '/api/admin/content/order', json: { type: 'slider', ids: [999999] } }),
+    through: [400],
+  },
+  {
+    op: 'GET /api/admin/branches',
+    permission: 'catalogue.read',
+    call: () => ({ method: 'GET', path: '/api/admin/branches' }),
+    through: [200],
+    check: (res) => {
+      if (res.status === 200) expect(res.body.items.map((b: any) => b.id)).toContain(branchId);
+    },
+  },
+  {
+    // A pin outside Bangladesh: an allowed caller gets the 400, nothing is added.
+    op: 'POST /api/admin/branches',
+    permission: 'content.write',
+    call: () => ({
+      method: 'POST',
+      path: '/api/admin/branches',
+      json: { name: 'Matrix', kind: 'outlet', address: 'x', city: 'x', phone: '', hours: '', latitude: 51.5, longitude: 90 },
+    }),
+    through: [400],
+  },
+  {
+    op: 'PUT /api/admin/branches/{id}',
+    permission: 'content.write',
+    call: () => ({
+      method: 'PUT',
+      path: '/api/admin/branches/999999',
+      json: { name: 'Matrix', kind: 'outlet', address: 'x', city: 'x', phone: '', hours: '', latitude: 23.7, longitude: 90.4 },
+    }),
+    through: [404],
+  },
+  {
+    op: 'DELETE /api/admin/branches/{id}',
+    permission: 'content.write',
+    call: () => ({ method: 'DELETE', path: '/api/admin/branches/999999' }),
+    through: [404],
+  },
   // — inbox and mail rows —
+  // Subscribers, messages and mail (docs/decisions/0036): read with the customers, changed by
+  // those who manage customers; the outbox (reset and order links) is the owners'.
+  {
+    op: 'GET /api/admin/subscribers',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/subscribers?q=nobody-subscribed-this' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/subscribers/export',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/subscribers/export?q=nobody-subscribed-this' }),
+    through: [200],
+  },
+  {
+    op: 'POST /api/admin/subscribers/{id}/unsubscribe',
+    permission: 'customers.manage',
+    call: () => ({ method: 'POST', path: '/api/admin/subscribers/999999/unsubscribe' }),
+    through: [404],
+  },
+  {
+    op: 'GET /api/admin/messages',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/messages?state=new' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/messages/{id}',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/messages/999999' }),
+    through: [404],
+  },
+  {
+    // A message that is nobody's: an allowed caller gets the 404, and no mail is written.
+    op: 'POST /api/admin/messages/{id}/replies',
+    permission: 'customers.manage',
+    call: () => ({ method: 'POST', path: '/api/admin/messages/999999/replies', json: { body: 'role matrix' } }),
+    through: [404],
+  },
+  {
+    op: 'GET /api/admin/mail/status',
+    permission: 'staff.manage',
+    call: () => ({ method: 'GET', path: '/api/admin/mail/status' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/mail',
+    permission: 'staff.manage',
+    call: () => ({ method: 'GET', path: '/api/admin/mail?state=failed' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/mail/{id}',
+    permission: 'staff.manage',
+    call: () => ({ method: 'GET', path: '/api/admin/mail/999999' }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/mail/{id}/retry',
+    permission: 'staff.manage',
+    call: () => ({ method: 'POST', path: '/api/admin/mail/999999/retry' }),
+    through: [404],
+  },
+  {
+    // Not an address: an allowed caller gets the 400, and nothing is sent.
+    op: 'POST /api/admin/mail/test',
+    permission: 'staff.manage',
+    call: () => ({ method: 'POST', path: '/api/admin/mail/test', json: { to: 'not-an-address' } }),
+    through: [400],
+  },
   // — settings and currencies rows —
+  // The shop's settings and currencies (docs/decisions/0037): every role reads them, managers
+  // and owners change them. Each change is refused by its own rules, so nothing is written.
+  { op: 'GET /api/admin/settings', permission: 'catalogue.read', call: () => ({ method: 'GET', path: '/api/admin/settings' }), through: [200] },
+  ...(
+    [
+      ['brand', { name: 'Matrix', tagline: '', logo: '', colour: '#ff0000', version: 1 }],
+      ['contact', { hotline: '16770', hotlineInternational: '', address: 'Dhaka', supportEmail: 'not-an-email', orderEmail: '', version: 1 }],
+      ['social', { facebook: 'javascript:alert(1)', instagram: '', youtube: '', linkedin: '', version: 1 }],
+      ['company', { tin: 'TIN 1', bin: '', tradeLicence: '', version: 1 }],
+      ['payments', { logos: ['paypal'], sslLogo: true, version: 1 }],
+    ] as const
+  ).map(
+    ([group, json]): Row => ({
+      op: `PUT /api/admin/settings/${group}`,
+      permission: 'content.write',
+      call: () => ({ method: 'PUT', path: `/api/admin/settings/${group}`, json }),
+      through: [400],
+    }),
+  ),
+  { op: 'GET /api/admin/currencies', permission: 'catalogue.read', call: () => ({ method: 'GET', path: '/api/admin/currencies' }), through: [200] },
+  {
+    // A code the shop already has: an allowed caller gets the 409, nothing is added.
+    op: 'POST /api/admin/currencies',
+    permission: 'content.write',
+    call: () => ({ method: 'POST', path: '/api/admin/currencies', json: { code: 'USD', country: 'united states', rate: 120, numCode: '+1' } }),
+    through: [409],
+  },
+  {
+    op: 'PATCH /api/admin/currencies/{code}',
+    permission: 'content.write',
+    call: () => ({ method: 'PATCH', path: '/api/admin/currencies/XYZ', json: { rate: 2, version: 1 } }),
+    through: [404],
+  },
 ];
 
 // ---- running a row -------------------------------------------------------------------------------

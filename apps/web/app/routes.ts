@@ -36,6 +36,7 @@ export default [
   route('admin/products.csv', 'routes/admin/products-csv.ts'),
   route('admin/orders.csv', 'routes/admin/orders-csv.ts'),
   route('admin/orders/:id/print', 'routes/admin/order-print.tsx'),
+  route('admin/subscribers.csv', 'routes/admin/subscribers-csv.ts'),
   layout('routes/admin/layout.tsx', [
     route('admin', 'routes/admin/home.tsx'),
     route('admin/orders', 'routes/admin/orders.tsx'),
@@ -44,9 +45,25 @@ export default [
     route('admin/customers/:id', 'routes/admin/customer.tsx'),
     route('admin/delivery', 'routes/admin/delivery.tsx'),
     // Promotions
+    route('admin/discounts', 'routes/admin/discounts.tsx'),
+    route('admin/discounts/new', 'routes/admin/discount.tsx', { id: 'admin-discount-new' }),
+    route('admin/discounts/:id', 'routes/admin/discount.tsx', { id: 'admin-discount' }),
+    route('admin/coupons', 'routes/admin/coupons.tsx'),
+    route('admin/coupons/new', 'routes/admin/coupon.tsx', { id: 'admin-coupon-new' }),
+    route('admin/coupons/:id', 'routes/admin/coupon.tsx', { id: 'admin-coupon' }),
     // Content
+    route('admin/content', 'routes/admin/content.tsx'),
+    route('admin/content/new', 'routes/admin/content-item.tsx', { id: 'admin-content-new' }),
+    route('admin/content/:id', 'routes/admin/content-item.tsx', { id: 'admin-content-item' }),
+    route('admin/showrooms', 'routes/admin/showrooms.tsx'),
     // Subscribers, messages and mail
+    route('admin/subscribers', 'routes/admin/subscribers.tsx'),
+    route('admin/messages', 'routes/admin/messages.tsx'),
+    route('admin/messages/:id', 'routes/admin/message.tsx'),
+    route('admin/mail', 'routes/admin/mail.tsx'),
     // Settings and currencies
+    route('admin/settings', 'routes/admin/settings.tsx'),
+    route('admin/currencies', 'routes/admin/currencies.tsx'),
     route('admin/products', 'routes/admin/products.tsx'),
     route('admin/products/new', 'routes/admin/product-edit.tsx', { id: 'admin-product-new' }),
     route('admin/products/:id', 'routes/admin/product-edit.tsx', { id: 'admin-product' }),

@@ -104,6 +104,10 @@ export interface BranchesTable {
   latitude: number;
   longitude: number;
   sort_order: number;
+  /** 1: off the storefront (a branch stock or orders refer to cannot be removed; migration 0020). */
+  hidden: Generated<number>;
+  /** Moves on every back-office write (optimistic locking, migration 0020). */
+  version: Generated<number>;
 }
 
 export interface StocksTable {
@@ -120,6 +124,12 @@ export interface CurrenciesTable {
   num_code: string;
   image_url: string;
   sort_order: number;
+  /** 1: offered to shoppers; 0: hidden from the storefront (docs/decisions/0037). BDT is always 1. */
+  enabled: Generated<number>;
+  version: Generated<number>;
+  updated_at: string | null;
+  /** The staff member's email who changed it last. */
+  updated_by: string | null;
 }
 
 export interface CmsContentTable {
@@ -134,6 +144,13 @@ export interface CmsContentTable {
   sort_order: number;
   created_at: string;
   updated_at: string;
+  /** Moves on every back-office write (optimistic locking, migration 0020). */
+  version: Generated<number>;
+  /** 1: served by the storefront (inside its schedule); 0: switched off (migration 0020). */
+  active: Generated<number>;
+  /** The schedule, ISO 8601 UTC; null: from always / until further notice. */
+  shown_from: Generated<string | null>;
+  shown_until: Generated<string | null>;
 }
 
 export interface KvpsTable {
@@ -243,6 +260,10 @@ export interface EmailSubscriptionsTable {
   offer: string;
   type: string;
   created_at: string;
+  /** When the address asked to stop (migration 0021); null while subscribed. */
+  unsubscribed_at: string | null;
+  /** Who stopped it: 'link' (the subscriber's own) or 'staff'. */
+  unsubscribed_by: 'link' | 'staff' | null;
 }
 
 export interface ContactMessagesTable {
@@ -255,6 +276,10 @@ export interface ContactMessagesTable {
   ip: string;
   mail_outbox_id: number | null;
   created_at: string;
+  /** First opened in the back office (migration 0021). */
+  read_at: string | null;
+  /** Last answered from the back office. */
+  answered_at: string | null;
 }
 
 export interface CustomersTable {
@@ -358,6 +383,9 @@ export interface GlobalDiscountsTable {
   starts_at: string | null;
   ends_at: string | null;
   created_at: string;
+  /** Optimistic locking for the back office (migration 0019). */
+  version: Generated<number>;
+  updated_at: string | null;
 }
 
 export interface GlobalDiscountCategoriesTable {
@@ -388,6 +416,9 @@ export interface CouponsTable {
   is_public: number;
   active: number;
   created_at: string;
+  /** Optimistic locking for the back office (migration 0019). */
+  version: Generated<number>;
+  updated_at: string | null;
 }
 
 /** One use of a coupon; written by checkout in the order's transaction. */
@@ -793,6 +824,25 @@ export interface CatalogueImportsTable {
   updated_at: string;
 }
 
+/** An answer staff sent to a contact message (migration 0021, docs/decisions/0036). */
+export interface ContactRepliesTable {
+  id: Generated<number>;
+  message_id: number;
+  staff_id: number | null;
+  staff_name: string;
+  body: string;
+  mail_outbox_id: number | null;
+  created_at: string;
+}
+
+/** One row per group of the shop's settings (docs/decisions/0037): its version for optimistic locking. */
+export interface SettingsGroupsTable {
+  name: string;
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by: string | null;
+}
+
 export interface Database {
   categories: CategoriesTable;
   products: ProductsTable;
@@ -824,6 +874,7 @@ export interface Database {
   installation_secrets: InstallationSecretsTable;
   email_subscriptions: EmailSubscriptionsTable;
   contact_messages: ContactMessagesTable;
+  contact_replies: ContactRepliesTable;
   files: FilesTable;
   file_uploads: FileUploadsTable;
   file_upload_parts: FileUploadPartsTable;
@@ -855,6 +906,7 @@ export interface Database {
   refunds: RefundsTable;
   sandbox_refunds: SandboxRefundsTable;
   delivery_zones: DeliveryZonesTable;
+  settings_groups: SettingsGroupsTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

@@ -48,14 +48,25 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
   return { from, to, raw, headers, body: body.replace(/\r\n/g, '\n') };
 }
 
-/** `port` 0 (default) takes a free one; a fault test gives the port a mail server was missing on. */
-export async function startSmtpSink(port = 0): Promise<SmtpSink> {
+/**
+ * `port` 0 (default) takes a free one; a fault test gives the port a mail server was missing on.
+ * `rejectRecipient`, asked at each RCPT TO, makes the server refuse that address with a 550,
+ * as a real one refuses an unknown mailbox: the message then fails for real.
+ */
+export async function startSmtpSink(port = 0, opts: { rejectRecipient?: (address: string) => boolean } = {}): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (opts.rejectRecipient?.(address.address)) {
+        const err = Object.assign(new Error(`Mailbox unavailable: ${address.address}`), { responseCode: 550 });
+        return callback(err);
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -97,6 +97,8 @@ export async function isSubscribed(db: Q, customerId: number, emailKey: string):
     .selectFrom('email_subscriptions')
     .select('id')
     .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('email_key', '=', emailKey)]))
+    // An address that unsubscribed keeps its row (docs/decisions/0036) but is not subscribed.
+    .where('unsubscribed_at', 'is', null)
     .limit(1)
     .executeTakeFirst();
   return !!row;

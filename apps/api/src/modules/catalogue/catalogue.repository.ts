@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { liveContent } from '../site/site.repository.ts';
 
 // Every query of the catalogue's reads except search (search.repository.ts).
 
@@ -176,6 +177,8 @@ export async function attributeValuesInUse(db: Db) {
 
 export function branches(db: Db, kind?: string) {
   let q = db.selectFrom('branches').select(['id', 'name', 'kind', 'address', 'city', 'phone', 'hours', 'latitude', 'longitude', 'sort_order']);
+  // A hidden branch (the back office's "hide", docs/decisions/0035) is not on the storefront.
+  q = q.where('hidden', '=', 0);
   if (kind) q = q.where('kind', '=', kind);
   return q.orderBy('sort_order').orderBy('id').execute();
 }
@@ -200,6 +203,7 @@ export function cmsOfType(db: Db, types: string[]) {
     .selectFrom('cms_content')
     .select(['id', 'type', 'title', 'slug', 'body', 'fields', 'sort_order', 'updated_at'])
     .where('type', 'in', types)
+    .where(liveContent())
     .orderBy('sort_order')
     .orderBy('id')
     .execute();

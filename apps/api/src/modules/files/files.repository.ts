@@ -155,6 +155,10 @@ export function claimUnreferencedGuestFiles(db: Db, beforeIso: string, limit: nu
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('sale_attachments as a').select('a.id').whereRef('a.file_uuid', '=', 'f.uuid'))))
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('customers as c').select('c.id').whereRef('c.image_file_uuid', '=', 'f.uuid'))))
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('product_images as pi').select('pi.id').whereRef('pi.file_uuid', '=', 'f.uuid'))))
+        // The shop's logo (brand.logo, docs/decisions/0037) is a path holding the file's uuid.
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('kvps as k').select('k.key').where('k.key', '=', 'brand.logo').where(sql<boolean>`k.value like '/files/' || f.uuid || '/%'`))),
+        )
         .orderBy('f.created_at')
         .limit(limit),
     )

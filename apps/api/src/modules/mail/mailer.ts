@@ -49,8 +49,18 @@ export class Mailer {
 
   /** Stores the message; delivers it now when SMTP is configured. Never throws for SMTP. */
   async send(msg: MailMessage): Promise<{ id: number; delivered: boolean }> {
+    const id = await this.queue(msg);
+    const delivered = await this.deliverNow(id);
+    return { id, delivered };
+  }
+
+  /**
+   * Only stores the message, through `db` (a caller's transaction: the mail then exists
+   * exactly when what it reports does); `deliverNow` after the commit sends it at once.
+   */
+  async queue(msg: MailMessage, db: Kysely<Database> = this.db): Promise<number> {
     assertNoHeaderInjection({ to: msg.to, subject: msg.subject, replyTo: msg.replyTo });
-    const row = await this.db
+    const row = await db
       .insertInto('mail_outbox')
       .values({
         to_address: msg.to,
@@ -66,8 +76,12 @@ export class Mailer {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const delivered = this.transport ? await this.deliver(row.id) : false;
-    return { id: row.id, delivered };
+    return row.id;
+  }
+
+  /** Tries one waiting message now (false without SMTP, when it failed, or when another process has it). */
+  async deliverNow(id: number): Promise<boolean> {
+    return this.transport ? this.deliver(id) : false;
   }
 
   /** Delivers pending messages; returns how many were sent. */

@@ -18,6 +18,10 @@ export interface ShopIdentity {
   bin: string;
   tradeLicence: string;
   tin: string;
+  /** brand.logo: the path of the uploaded logo, or '' (docs/decisions/0037). */
+  logo: string;
+  /** brand.colour, one of the design system's colours that carry white text. */
+  colour: string;
 }
 
 export async function shopIdentity(db: Kysely<Database>): Promise<ShopIdentity> {
@@ -29,6 +33,8 @@ export async function shopIdentity(db: Kysely<Database>): Promise<ShopIdentity> 
     'company.bin',
     'company.tradeLicence',
     'company.tin',
+    'brand.logo',
+    'brand.colour',
   ]);
   return {
     name: s['brand.name'] ?? 'Our shop',
@@ -38,14 +44,19 @@ export async function shopIdentity(db: Kysely<Database>): Promise<ShopIdentity> 
     bin: s['company.bin'] ?? '',
     tradeLicence: s['company.tradeLicence'] ?? '',
     tin: s['company.tin'] ?? '',
+    logo: s['brand.logo'] ?? '',
+    colour: /^#[0-9a-f]{6}$/i.test(s['brand.colour'] ?? '') ? s['brand.colour'] : '#1f4d3a',
   };
 }
 
 const bdt = (poisha: number) => `BDT ${(poisha / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { timeZone: 'Asia/Dhaka', day: 'numeric', month: 'long', year: 'numeric' });
 
-/** The invoice as an A4 PDF. `link` is the order page's address the QR code opens. */
-export async function invoicePdf(sale: TSale, shop: ShopIdentity, publicUrl: string, link: string | null): Promise<Buffer> {
+/**
+ * The invoice as an A4 PDF. `link` is the order page's address the QR code opens; `logo`
+ * the shop's logo as PNG or JPEG bytes (logoForPdf), else the name is set in type.
+ */
+export async function invoicePdf(sale: TSale, shop: ShopIdentity, publicUrl: string, link: string | null, logo: Buffer | null = null): Promise<Buffer> {
   const qr = (await invoiceQr(publicUrl, sale.invoiceId, 240, 'png', link)) as Buffer;
   const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `Invoice ${sale.invoiceId}`, Author: shop.name } });
   const chunks: Buffer[] = [];
@@ -59,11 +70,24 @@ export async function invoicePdf(sale: TSale, shop: ShopIdentity, publicUrl: str
   const left = 48;
   const width = doc.page.width - 96;
 
+  // The brand colour as a band across the top of the page.
+  doc.rect(0, 0, doc.page.width, 10).fill(shop.colour);
+  let logoDrawn = false;
+  if (logo) {
+    try {
+      // At most 40 pt high and 200 pt wide, in proportion; the name goes underneath for the text layer.
+      doc.image(logo, left, 44, { fit: [200, 40] });
+      doc.y = 90;
+      logoDrawn = true;
+    } catch {
+      // Bytes pdfkit cannot read: the name in type, as without a logo.
+    }
+  }
   doc
     .fillColor(ink)
     .font('Helvetica-Bold')
-    .fontSize(18)
-    .text(shop.name, left, 48, { width: width - 120 });
+    .fontSize(logoDrawn ? 12 : 18)
+    .text(shop.name, left, logoDrawn ? 90 : 48, { width: width - 120 });
   doc.font('Helvetica').fontSize(9).fillColor(muted);
   for (const line of [
     shop.address,

@@ -32,7 +32,7 @@ async function brandAndOrderEmail(db: Kysely<Database>, publicUrl: string): Prom
       logoUrl: logo ? (logo.startsWith('http') ? logo : `${publicUrl}${logo.startsWith('/') ? '' : '/'}${logo}`) : null,
       colour: site['brand.colour'] ?? '#1f4d3a',
       hotline: site['contact.hotline'],
-      supportEmail: site['contact.supportEmail'],
+      supportEmail: site['contact.supportEmail']?.trim() || undefined,
       address: site['contact.address'],
     },
     orderEmail: site['contact.orderEmail']?.trim() || null,

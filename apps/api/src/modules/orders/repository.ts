@@ -335,7 +335,13 @@ export function customerAddress(db: Q, customerId: number, addressId: number) {
 }
 
 export function branchById(db: Q, id: number) {
-  return db.selectFrom('branches').select(['id', 'name', 'kind', 'address', 'city', 'phone', 'hours']).where('id', '=', id).executeTakeFirst();
+  // A hidden branch is not offered for pickup (docs/decisions/0035).
+  return db
+    .selectFrom('branches')
+    .select(['id', 'name', 'kind', 'address', 'city', 'phone', 'hours'])
+    .where('id', '=', id)
+    .where('hidden', '=', 0)
+    .executeTakeFirst();
 }
 
 export function skuIdsByCode(db: Q, codes: string[]) {

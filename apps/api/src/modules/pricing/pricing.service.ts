@@ -8,8 +8,8 @@ type Db = Kysely<Database>;
 
 type DiscountRow = { id: number; title: string; type: string; discount_type: string; value: number; starts_at: string | null; ends_at: string | null };
 
-/** Every category and all its descendants, for each listed category. */
-function descendantsOf(parents: { id: number; parent_id: number | null }[]) {
+/** Every category and all its descendants, for each listed category (also the back office's discount preview). */
+export function descendantsOf(parents: { id: number; parent_id: number | null }[]) {
   const children = new Map<number, number[]>();
   for (const c of parents) {
     if (c.parent_id == null) continue;

@@ -1,5 +1,18 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+
+/**
+ * What the storefront may serve of cms_content at `now`: items switched on and inside their
+ * schedule (docs/decisions/0035). ISO UTC text compares as time on both databases.
+ */
+export function liveContent(now = new Date().toISOString()) {
+  return (eb: ExpressionBuilder<Database, 'cms_content'>) =>
+    eb.and([
+      eb('cms_content.active', '=', 1),
+      eb.or([eb('cms_content.shown_from', 'is', null), eb('cms_content.shown_from', '<=', now)]),
+      eb.or([eb('cms_content.shown_until', 'is', null), eb('cms_content.shown_until', '>', now)]),
+    ]);
+}
 
 export function listKvps(db: Kysely<Database>, keys?: string[]) {
   let q = db.selectFrom('kvps').select(['key', 'value']).orderBy('key');
@@ -8,5 +21,5 @@ export function listKvps(db: Kysely<Database>, keys?: string[]) {
 }
 
 export function contentQuery(db: Kysely<Database>) {
-  return db.selectFrom('cms_content').select(['id', 'type', 'title', 'slug', 'body', 'fields', 'sort_order', 'updated_at']);
+  return db.selectFrom('cms_content').select(['id', 'type', 'title', 'slug', 'body', 'fields', 'sort_order', 'updated_at']).where(liveContent());
 }

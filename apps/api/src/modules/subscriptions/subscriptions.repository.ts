@@ -22,12 +22,40 @@ export function claimGuestSubscription(db: Kysely<Database>, emailKey: string, c
   return db.updateTable('email_subscriptions').set({ customer_id: customerId }).where('email_key', '=', emailKey).where('customer_id', 'is', null).execute();
 }
 
+/**
+ * An address that unsubscribed (docs/decisions/0036) subscribes again: its row is reused,
+ * with the new offer. Conditional on it being unsubscribed, so of several requests at once
+ * exactly one gets the row back (the others answer 409, as for a new row).
+ */
+export function resubscribe(db: Kysely<Database>, emailKey: string, row: { customerId: number | null; offer: string; type: string }) {
+  return db
+    .updateTable('email_subscriptions')
+    .set((eb) => ({
+      unsubscribed_at: null,
+      unsubscribed_by: null,
+      offer: row.offer,
+      type: row.type,
+      customer_id: row.customerId === null ? eb.ref('customer_id') : eb.fn.coalesce('customer_id', eb.val(row.customerId)),
+    }))
+    .where('email_key', '=', emailKey)
+    .where('unsubscribed_at', 'is not', null)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}
+
+// Only subscriptions in force: an address that unsubscribed is no longer subscribed.
 export function findSubscriptionByCustomer(db: Kysely<Database>, customerId: number) {
-  return db.selectFrom('email_subscriptions').select(COLUMNS).where('customer_id', '=', customerId).orderBy('id').executeTakeFirst();
+  return db
+    .selectFrom('email_subscriptions')
+    .select(COLUMNS)
+    .where('customer_id', '=', customerId)
+    .where('unsubscribed_at', 'is', null)
+    .orderBy('id')
+    .executeTakeFirst();
 }
 
 export function findSubscriptionByEmailKey(db: Kysely<Database>, emailKey: string) {
-  return db.selectFrom('email_subscriptions').select(COLUMNS).where('email_key', '=', emailKey).executeTakeFirst();
+  return db.selectFrom('email_subscriptions').select(COLUMNS).where('email_key', '=', emailKey).where('unsubscribed_at', 'is', null).executeTakeFirst();
 }
 
 /** The address of a customer's account (the accounts module's table). */

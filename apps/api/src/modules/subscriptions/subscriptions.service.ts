@@ -8,6 +8,7 @@ import {
   findSubscriptionByCustomer,
   findSubscriptionByEmailKey,
   insertSubscriptionIfNew,
+  resubscribe,
 } from './subscriptions.repository.ts';
 
 export interface Subscription {
@@ -25,7 +26,8 @@ function toSubscription(r: Pick<Selectable<EmailSubscriptionsTable>, 'id' | 'ema
 /**
  * spec §7: subscribe an address to the newsletter. The subscriber is the signed-in
  * customer of the request, if any; the body's userId is never trusted. 409 when the
- * address (in any letter case) is already subscribed.
+ * address (in any letter case) is already subscribed; an address that unsubscribed
+ * subscribes again (docs/decisions/0036).
  */
 export async function subscribe(db: Kysely<Database>, input: { email: string; offer: string; type: string; customerId: number | null }): Promise<Subscription> {
   const problem = validateSubscriptionEmail(input.email);
@@ -41,6 +43,8 @@ export async function subscribe(db: Kysely<Database>, input: { email: string; of
     created_at: new Date().toISOString(),
   });
   if (row) return toSubscription(row);
+  const again = await resubscribe(db, emailKey, { customerId: input.customerId, offer: input.offer.trim(), type: input.type.trim() });
+  if (again) return toSubscription(again);
   if (input.customerId != null) await claimGuestSubscription(db, emailKey, input.customerId);
   throw conflict('already_subscribed', MESSAGES.subscription.already, { email: MESSAGES.subscription.already });
 }

@@ -5,6 +5,7 @@ import { badRequest } from '../../lib/errors.ts';
 import { orderDeps } from '../../modules/orders/deps.ts';
 import { orderLinkFor, viewerOf } from '../../modules/orders/access.ts';
 import { invoicePdf, shopIdentity } from '../../modules/orders/invoice-document.ts';
+import { logoForPdf } from '../../modules/admin-settings/logo.ts';
 import { attachPaymentProof } from '../../modules/orders/attach-payment-proof.ts';
 import { cancelOwnSale } from '../../modules/orders/cancel-order.ts';
 import { accessibleSale, getSale, searchSales } from '../../modules/orders/view-orders.ts';
@@ -70,7 +71,9 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       const deps = orderDeps(app, req.log);
       const row = await accessibleSale(deps, viewerOf(req), req.query);
       const sale = toSale(row, await repo.linesOf(app.db.kysely, [row.id]));
-      const pdf = await invoicePdf(sale, await shopIdentity(app.db.kysely), app.config.publicUrl, orderLinkFor(app.orderLinkSecret, row));
+      const shop = await shopIdentity(app.db.kysely);
+      const logo = await logoForPdf(app.db.kysely, app.files.deps.storage, shop.logo);
+      const pdf = await invoicePdf(sale, shop, app.config.publicUrl, orderLinkFor(app.orderLinkSecret, row), logo);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="invoice-${row.invoice_id}.pdf"`)

@@ -21,6 +21,7 @@ export function FileUploadField({
   maxBytes = UPLOAD.maxBytes,
   buttonText = 'Choose a file',
   disabled = false,
+  accept,
 }: {
   label: string;
   type: TUploadType;
@@ -28,8 +29,12 @@ export function FileUploadField({
   maxBytes?: number;
   buttonText?: string;
   disabled?: boolean;
+  /** Narrower than the upload type allows (a logo: no GIF): the MIME types and how the hint names them. */
+  accept?: { types: readonly string[]; names: string };
 }) {
   const id = useId();
+  const types = accept?.types ?? UPLOAD_ACCEPT[type];
+  const names = accept?.names ?? KINDS[type];
   const input = useRef<HTMLInputElement>(null);
   const last = useRef<File | null>(null);
   const { state, start, cancel, refuse } = useUpload();
@@ -39,7 +44,7 @@ export function FileUploadField({
     last.current = file;
     // Quick answers for the obvious cases; the server decides from the bytes either way.
     if (file.size > maxBytes) return refuse(file.name, `Please choose a file of at most ${formatBytes(maxBytes)}.`);
-    if (file.type && !UPLOAD_ACCEPT[type].includes(file.type)) return refuse(file.name, `Please choose a ${KINDS[type]} file.`);
+    if (file.type && !types.includes(file.type)) return refuse(file.name, `Please choose a ${names} file.`);
     const stored = await start(file, type);
     if (stored) await onUploaded(stored);
   }
@@ -50,7 +55,7 @@ export function FileUploadField({
     if (file) void send(file);
   }
 
-  const hint = `${KINDS[type]}, up to ${formatBytes(maxBytes)}.`;
+  const hint = `${names}, up to ${formatBytes(maxBytes)}.`;
   return (
     <div>
       <p id={`${id}-label`} className="text-sm font-semibold text-ink">
@@ -63,7 +68,7 @@ export function FileUploadField({
         ref={input}
         id={id}
         type="file"
-        accept={UPLOAD_ACCEPT[type].join(',')}
+        accept={types.join(',')}
         className="sr-only"
         tabIndex={-1}
         aria-labelledby={`${id}-label`}

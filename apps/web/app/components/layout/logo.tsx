@@ -1,6 +1,39 @@
-/** The wordmark: a small house mark and the brand name from the site settings. */
+import type { SiteSettings } from '../../lib/site.ts';
+
+/** The uploaded logo (brand.logo) with its pixel size, or null for the wordmark. */
+export type LogoImage = { src: string; width: number; height: number } | null;
+
+/** The logo staff uploaded in the back office (docs/decisions/0037), when there is one with a known size. */
+export function logoImage(s: SiteSettings): LogoImage {
+  const src = s['brand.logo']?.trim();
+  const width = Number(s['brand.logoWidth']);
+  const height = Number(s['brand.logoHeight']);
+  if (!src?.startsWith('/files/') || !(width > 0) || !(height > 0)) return null;
+  return { src, width, height };
+}
+
+/**
+ * The wordmark: a small house mark and the brand name from the site settings, or the
+ * uploaded logo. The logo is drawn 40 px high (at most 200 px wide) with its width and
+ * height given, so the header does not move when it loads; its alt text is the shop's name.
+ */
 // On the narrowest phones the header keeps only the mark, so every icon still fits.
-export function Logo({ name, inverted = false, collapse = false }: { name: string; inverted?: boolean; collapse?: boolean }) {
+export function Logo({ name, inverted = false, collapse = false, image = null }: { name: string; inverted?: boolean; collapse?: boolean; image?: LogoImage }) {
+  if (image) {
+    const height = 40;
+    const width = Math.min(200, Math.max(1, Math.round((image.width / image.height) * height)));
+    return (
+      <img
+        src={image.src}
+        alt={name}
+        width={width}
+        height={height}
+        data-testid="brand-logo"
+        className={`h-10 w-auto max-w-[200px] object-contain ${inverted ? 'rounded-md bg-white p-1' : ''}`}
+        style={{ aspectRatio: `${width} / ${height}` }}
+      />
+    );
+  }
   return (
     <>
       <svg viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false">

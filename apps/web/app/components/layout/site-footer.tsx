@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { SupportEmailLink } from '../contact/support-email-link.tsx';
 import { brandName, list, SOCIAL, type SiteSettings, type Social } from '../../lib/site.ts';
 import { ChevronDownIcon, FacebookIcon, InstagramIcon, LinkedinIcon, MailIcon, PhoneIcon, YoutubeIcon } from '../ui/icons.tsx';
-import { Logo } from './logo.tsx';
+import { Logo, logoImage } from './logo.tsx';
 
 type FooterLink = { label: string; to: string };
 
@@ -120,7 +120,7 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
       </h2>
       <div className="container-page py-10 md:py-12">
         <div className="mb-8 flex items-center gap-2">
-          <Logo name={brand} inverted />
+          <Logo name={brand} inverted image={logoImage(settings)} />
         </div>
 
         {/* Desktop: four columns */}

@@ -13,7 +13,7 @@ import { SearchBar } from '../catalogue/search-bar.tsx';
 import { IconButton } from '../ui/button.tsx';
 import { useFirstUse } from '../ui/first-use.tsx';
 import { MenuIcon, PhoneIcon } from '../ui/icons.tsx';
-import { Logo } from './logo.tsx';
+import { Logo, logoImage } from './logo.tsx';
 
 const loadMobileMenu = () => import('./mobile-menu.tsx');
 const MobileMenu = lazy(() => loadMobileMenu().then((m) => ({ default: m.MobileMenu })));
@@ -64,7 +64,7 @@ export function SiteHeader({
             <MenuIcon />
           </IconButton>
           <Link to="/" className="flex shrink-0 items-center gap-2 max-sm:[&>span]:hidden" aria-label={`${brand} home`}>
-            <Logo name={brand} collapse />
+            <Logo name={brand} collapse image={logoImage(settings)} />
           </Link>
           <CategoryMenu categories={categories} />
           {/* Below 1280 px the main links live in the menu sheet, so the bar never overflows. */}

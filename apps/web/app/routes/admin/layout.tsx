@@ -35,9 +35,18 @@ const NAV: { to: string; label: string; permission: TPermission; end?: boolean }
   { to: '/admin/customers', label: 'Customers', permission: 'orders.read' },
   { to: '/admin/delivery', label: 'Delivery', permission: 'orders.read' },
   // Promotions
+  { to: '/admin/discounts', label: 'Discounts', permission: 'catalogue.read' },
+  { to: '/admin/coupons', label: 'Coupons', permission: 'catalogue.read' },
   // Content
+  { to: '/admin/content', label: 'Content', permission: 'catalogue.read' },
+  { to: '/admin/showrooms', label: 'Showrooms', permission: 'catalogue.read' },
   // Subscribers, messages and mail
+  { to: '/admin/subscribers', label: 'Subscribers', permission: 'orders.read' },
+  { to: '/admin/messages', label: 'Messages', permission: 'orders.read' },
+  { to: '/admin/mail', label: 'Mail', permission: 'staff.manage' },
   // Settings and currencies
+  { to: '/admin/settings', label: 'Settings', permission: 'catalogue.read' },
+  { to: '/admin/currencies', label: 'Currencies', permission: 'catalogue.read' },
   { to: '/admin/products', label: 'Products', permission: 'catalogue.read' },
   { to: '/admin/categories', label: 'Categories', permission: 'catalogue.read' },
   { to: '/admin/attributes', label: 'Attributes', permission: 'catalogue.read' },

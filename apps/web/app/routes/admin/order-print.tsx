@@ -15,7 +15,7 @@ export function headers() {
   return { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 }
 
-type Shop = { name: string; address: string; hotline: string; email: string; bin: string; tradeLicence: string; tin: string };
+type Shop = { name: string; address: string; hotline: string; email: string; bin: string; tradeLicence: string; tin: string; logo: string; colour: string };
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const id = Number(params.id);
@@ -49,9 +49,17 @@ export default function OrderPrint({ loaderData }: Route.ComponentProps) {
           Print
         </button>
       </div>
-      <header className="flex items-start justify-between gap-6 border-b border-sand-300 pb-4">
+      {/* The brand colour and logo of the settings (docs/decisions/0037); the name in type when there is no logo. */}
+      <header className="flex items-start justify-between gap-6 border-t-8 border-b border-b-sand-300 pt-3 pb-4" style={{ borderTopColor: shop.colour }}>
         <div>
-          <p className="text-xl font-bold">{shop.name}</p>
+          {shop.logo ? (
+            <>
+              <img src={shop.logo} alt={shop.name} height={48} className="mb-1 h-12 w-auto max-w-[240px] object-contain" />
+              <p className="font-bold">{shop.name}</p>
+            </>
+          ) : (
+            <p className="text-xl font-bold">{shop.name}</p>
+          )}
           <p className="text-ink-muted">{shop.address}</p>
           <p className="text-ink-muted">{[shop.hotline && `Hotline ${shop.hotline}`, shop.email].filter(Boolean).join(' · ')}</p>
           <p className="text-xs text-ink-muted">{[shop.bin, shop.tradeLicence, shop.tin].filter(Boolean).join(' · ')}</p>

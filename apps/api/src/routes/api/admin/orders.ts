@@ -151,6 +151,8 @@ export const adminOrdersRoutes: FastifyPluginAsyncZod = async (app) => {
               bin: z.string(),
               tradeLicence: z.string(),
               tin: z.string(),
+              logo: z.string(),
+              colour: z.string(),
             }),
             qrSvg: z.string(),
           }),
