@@ -83,12 +83,12 @@ describe('home sliders', () => {
     const changed = await put(made.body.id, {
       ...editable(made.body),
       title: `${made.body.title} (new)`,
-      fields: { image: IMAGE, link: 'https://example.com/lookbook' },
+      fields: { image: IMAGE, link: '/shop?categoryId=2' },
     });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.version).toBe(2);
     const served = (await t.api('/api/cms/sliders/images')).body.list.find((s: any) => s.id === made.body.id);
-    expect(served).toMatchObject({ title: `${made.body.title} (new)`, link: 'https://example.com/lookbook' });
+    expect(served).toMatchObject({ title: `${made.body.title} (new)`, link: '/shop?categoryId=2' });
     const [audit] = await auditOf('content_updated', made.body.id);
     expect(JSON.parse(audit.after!).title).toBe(`${made.body.title} (new)`);
 
@@ -139,6 +139,8 @@ describe('home sliders', () => {
       [{ fields: { image: IMAGE, link: 'javascript:alert(1)' } }, 'fields.link'],
       [{ fields: { image: IMAGE, link: '//evil.example/' } }, 'fields.link'],
       [{ fields: { image: IMAGE, link: 'http://plain.example/' } }, 'fields.link'],
+      // Banners lead within the shop only.
+      [{ fields: { image: IMAGE, link: 'https://elsewhere.example/' } }, 'fields.link'],
       [{ fields: {} }, 'fields.image'],
       [{ shownFrom: at(2 * HOUR), shownUntil: at(HOUR) }, 'shownUntil'],
       [{ title: '<b>Loud</b>' }, 'title'],

@@ -39,14 +39,24 @@ export function isHttpsLink(value: string): boolean {
   }
 }
 
-/** Where a slide, pop-up, article or bullet may lead: a path on this site or an https address. */
+/**
+ * Where a slide, pop-up, article or bullet may lead: a path on this site. The storefront drops
+ * any other link of these (catalogue.service toSlides, the campaign pop-up), so that a banner
+ * never sends shoppers to another site, however it got into the database.
+ */
 export function isContentLink(value: string): boolean {
-  return value.length <= 500 && (isSitePath(value) || isHttpsLink(value));
+  return value.length <= 500 && isSitePath(value);
 }
 
 /** A link inside rich text: as a content link, or a mail or phone link. */
 export function isRichTextLink(value: string): boolean {
-  return isContentLink(value) || /^mailto:[^\s<>"']+@[^\s<>"']+$/i.test(value) || /^tel:\+?[\d\s-]{3,20}$/i.test(value);
+  // A page's text may point elsewhere (a map, a courier's tracking page), in https only.
+  return (
+    isContentLink(value) ||
+    (value.length <= 500 && isHttpsLink(value)) ||
+    /^mailto:[^\s<>"']+@[^\s<>"']+$/i.test(value) ||
+    /^tel:\+?[\d\s-]{3,20}$/i.test(value)
+  );
 }
 
 /**
@@ -98,7 +108,7 @@ const ZImage = z.string().trim().refine(isShopImage, { message: 'Upload a pictur
 const ZLink = z
   .string()
   .trim()
-  .refine((v) => v === '' || isContentLink(v), { message: 'A link is a path on this shop (/shop?…) or an https:// address' })
+  .refine((v) => v === '' || isContentLink(v), { message: 'A link is a path on this shop, such as /shop?categoryId=3' })
   .nullable()
   .optional()
   .transform((v) => v || null);

@@ -26,7 +26,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  const description = data.item.body.split('\n')[0].slice(0, 160);
+  // The first line as plain words: no heading marks, bold marks or link addresses.
+  const description = (data.item.body.split('\n').find((l) => l.trim()) ?? '')
+    .replace(/^#+\s*|^-\s+/, '')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .slice(0, 160);
   return [
     { title: data.item.title },
     { name: 'description', content: description },

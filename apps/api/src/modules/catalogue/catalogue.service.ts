@@ -16,7 +16,7 @@ import type {
   TStockRow,
   TVariantImages,
 } from '@storefront/shared';
-import { isHttpsLink, isSitePath, skuOptions } from '@storefront/shared';
+import { isSitePath, skuOptions } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
@@ -363,7 +363,7 @@ export async function options(db: Db): Promise<TOption[]> {
 
 // ---- site content used by the catalogue's screens --------------------------------------------
 
-/** GET /api/cms/sliders/images: the home carousel. Links are kept only when they stay on the site or are https. */
+/** GET /api/cms/sliders/images: the home carousel. Links are kept only when they stay on the site. */
 export async function sliders(db: Db): Promise<TSlide[]> {
   return toSlides((await repo.cmsOfType(db, ['slider'])).map(toContentItem));
 }
@@ -372,8 +372,7 @@ function toSlides(items: TCmsItem[]): TSlide[] {
   return items.flatMap((s) => {
     const image = typeof s.fields.image === 'string' ? s.fields.image : null;
     if (!image) return [];
-    // A path on this site, or an https address the back office allowed (docs/decisions/0035).
-    const link = typeof s.fields.link === 'string' && (isSitePath(s.fields.link) || isHttpsLink(s.fields.link)) ? s.fields.link : null;
+    const link = typeof s.fields.link === 'string' && isSitePath(s.fields.link) ? s.fields.link : null;
     return [{ id: s.id, title: s.title, body: s.body, image, link }];
   });
 }

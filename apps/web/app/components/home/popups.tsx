@@ -11,8 +11,7 @@ import type { Item } from './home-popups.tsx';
 
 export function CampaignPopup({ item, open, onClose }: { item: Item; open: boolean; onClose(): void }) {
   const image = String(item.fields.image);
-  // A path on this site, or an https address the back office allowed (docs/decisions/0035).
-  const link = typeof item.fields.link === 'string' && /^(\/(?!\/)|https:\/\/)/.test(item.fields.link) ? item.fields.link : null;
+  const link = typeof item.fields.link === 'string' && /^\/(?!\/)/.test(item.fields.link) ? item.fields.link : null;
   // spec §9: the image is at most 80 % of the viewport high below 991 px, 50 % from 991 px.
   const img = (
     <img src={image} alt="" width={1600} height={500} className="block h-auto max-h-[80vh] w-full bg-sand-100 object-contain min-[991px]:max-h-[50vh]" />

@@ -291,7 +291,7 @@ export default function AdminContentItem({ loaderData }: Route.ComponentProps) {
                   )}
                 </div>
               )}
-              {hasLink && input('link', 'Leads to', 'A page of the shop (/shop?categoryName=Sofas) or an https:// address; empty: nowhere', { maxLength: 500 })}
+              {hasLink && input('link', 'Leads to', 'A page of the shop, such as /shop?categoryName=Sofas; empty: nowhere', { maxLength: 500 })}
             </div>
           </Card>
         )}
