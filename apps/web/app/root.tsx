@@ -6,6 +6,7 @@ import stylesheet from './app.css?url';
 import { ErrorPage } from './components/layout/error-page.tsx';
 import { SiteFooter } from './components/layout/site-footer.tsx';
 import { SiteHeader } from './components/layout/site-header.tsx';
+import { NavigationProgress } from './components/ui/navigation-progress.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
 import { HomePopups } from './components/home/home-popups.tsx';
 import { useBuildFreshness } from './lib/build-freshness.ts';
@@ -78,6 +79,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </main>
           <SiteFooter settings={settings} />
         </PricingProvider>
+        <NavigationProgress />
         <Toaster />
         <HomePopups signedIn={!!data?.user} />
         <ScrollRestoration nonce={nonce} />

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cartTotals, discountApplies, discountSaving, priceSku, type TPriceInput } from './pricing.ts';
+import { cartTotals, discountApplies, discountSaving, priceSku, savingPercent, type TPriceInput } from './pricing.ts';
 import type { TGlobalDiscount } from './pricing-schemas.ts';
 
 const discount = (over: Partial<TGlobalDiscount>): TGlobalDiscount => ({
@@ -127,6 +127,46 @@ describe('priceSku', () => {
   });
   it('skips discounts that are not valid', () => {
     expect(priceSku(sofa, [discount({ valid: false, items: [{ itemId: 7, skuCode: null }], value: 50 })]).source).toBe('none');
+  });
+});
+
+describe('savingPercent', () => {
+  it('rounds to the nearest whole per cent, a half up: 5.97% is 6%, not 5%', () => {
+    expect(savingPercent(5_970, 100_000)).toBe(6);
+    expect(savingPercent(5_490, 100_000)).toBe(5);
+    expect(savingPercent(5_500, 100_000)).toBe(6);
+    expect(savingPercent(600_000, 4_599_900)).toBe(13);
+    // ৳134 off ৳2,245 (5.9688…%): the badge the shopper saw as "−5%".
+    expect(savingPercent(13_400, 224_500)).toBe(6);
+  });
+  it('never says 0% for a real saving: under 1% it is 0, for the badge to show the amount', () => {
+    expect(savingPercent(999, 100_000)).toBe(0);
+    expect(savingPercent(1_000, 100_000)).toBe(1);
+    expect(savingPercent(1, 4_599_900)).toBe(0);
+  });
+  it('says 100% only for a free item, however close a saving comes', () => {
+    expect(savingPercent(99_600, 100_000)).toBe(99);
+    expect(savingPercent(100_000, 100_000)).toBe(100);
+  });
+  it('is 0 without a saving or a price', () => {
+    expect(savingPercent(0, 100_000)).toBe(0);
+    expect(savingPercent(500, 0)).toBe(0);
+    expect(savingPercent(-500, 100_000)).toBe(0);
+  });
+  it('is always within half a per cent of the exact saving, from 1 to 99 for a partial one', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000_000 }), fc.integer({ min: 1, max: 1_000_000_000 }), (a, b) => {
+        const [saving, price] = a < b ? [a, b] : [b, a + 1];
+        const p = savingPercent(saving, price);
+        const exact = (saving * 100) / price;
+        if (exact < 1) return p === 0;
+        return p >= 1 && p <= 99 && Math.abs(p - exact) <= 0.5 + 1e-9;
+      }),
+    );
+  });
+  it('is what priceSku reports as percentOff', () => {
+    expect(priceSku({ ...sofa, salesPrice: 224_500, discountedSalesPrice: 211_100 }, []).percentOff).toBe(6);
+    expect(priceSku({ ...sofa, discountedSalesPrice: 4_599_000 }, []).percentOff).toBe(0);
   });
 });
 

@@ -28,7 +28,10 @@ export interface TSkuPrice {
   /** What one unit costs after the best discount. */
   unitPrice: Minor;
   saving: Minor;
-  /** Whole per cent saved, for a badge ("−15%"); 0 without a saving. */
+  /**
+   * The saving in whole per cent, for a badge ("−15%"), rounded to the nearest (savingPercent);
+   * 0 without a saving or when it is under 1%: the badge shows the amount then.
+   */
   percentOff: number;
   /** Where the saving comes from: the sku's own sale price or a global discount. */
   source: 'none' | 'sku' | 'global';
@@ -84,8 +87,21 @@ export function priceSku(input: TPriceInput, discounts: readonly TGlobalDiscount
       discountId = d.id;
     }
   }
-  const percentOff = salesPrice > 0 && saving > 0 ? Math.floor((saving * 100) / salesPrice) : 0;
+  const percentOff = savingPercent(saving, salesPrice);
   return { salesPrice, unitPrice: salesPrice - saving, saving, percentOff, source, discountId };
+}
+
+/**
+ * A saving as the whole per cent a shopper expects on a badge: the nearest one (5.97% is
+ * "6%", not "5%"; a half rounds up), never "0%" for a real saving (under 1% gives 0, and the
+ * badge shows the amount instead), and "100%" only when the item is free: rounding must not
+ * promise a free item. Integer arithmetic, so no floating-point edge decides a label.
+ */
+export function savingPercent(saving: Minor, salesPrice: Minor): number {
+  if (!(salesPrice > 0) || !(saving > 0)) return 0;
+  if (saving >= salesPrice) return 100;
+  if (saving * 100 < salesPrice) return 0;
+  return Math.min(99, Math.floor((saving * 200 + salesPrice) / (salesPrice * 2)));
 }
 
 /** Cart totals of spec §3. */

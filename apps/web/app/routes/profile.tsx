@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { type TAddress, type TCustomer, type TPage, type TWishlistItem, WISHLIST_SEARCH } from '@storefront/shared';
-import { useNavigate, useNavigation } from 'react-router';
+import { Link, useNavigate, useNavigation } from 'react-router';
 import { Avatar } from '../components/account/account-slots.tsx';
 import { AddressesTab } from '../components/account/addresses-tab.tsx';
 import { ProfileTab } from '../components/account/profile-tab.tsx';
@@ -97,20 +97,27 @@ export default function ProfilePage({ loaderData }: Route.ComponentProps) {
         activationMode="manual"
         className="mt-8 md:grid md:grid-cols-[13rem_1fr] md:gap-8"
       >
-        <Tabs.List
-          aria-label="My account"
-          className="-mx-4 flex gap-1 overflow-x-auto border-b border-sand-200 px-4 md:mx-0 md:flex-col md:self-start md:border-b-0 md:px-0"
-        >
-          {PROFILE_TABS.map((t) => (
-            <Tabs.Trigger
-              key={t.id}
-              value={t.id}
-              className="shrink-0 whitespace-nowrap border-b-2 border-transparent px-2.5 py-3 sm:px-3 text-[0.95rem] font-medium text-ink-muted hover:text-ink data-[state=active]:border-brand-700 data-[state=active]:text-brand-700 md:rounded-lg md:border-b-0 md:px-4 md:py-2.5 md:text-left md:data-[state=active]:bg-brand-50"
-            >
-              {t.label}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
+        {/* The orders are a page of their own (/orders, spec §2), so a link beside the tabs,
+            not a tab: shoppers look for them with the rest of their account. */}
+        <div className="-mx-4 flex items-stretch overflow-x-auto border-b border-sand-200 px-4 md:mx-0 md:flex-col md:self-start md:overflow-visible md:border-b-0 md:px-0">
+          <Tabs.List aria-label="My account" className="flex gap-1 md:flex-col">
+            {PROFILE_TABS.map((t) => (
+              <Tabs.Trigger
+                key={t.id}
+                value={t.id}
+                className="shrink-0 whitespace-nowrap border-b-2 border-transparent px-2.5 py-3 sm:px-3 text-[0.95rem] font-medium text-ink-muted hover:text-ink data-[state=active]:border-brand-700 data-[state=active]:text-brand-700 md:rounded-lg md:border-b-0 md:px-4 md:py-2.5 md:text-left md:data-[state=active]:bg-brand-50"
+              >
+                {t.label}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          <Link
+            to="/orders"
+            className="ml-1 shrink-0 whitespace-nowrap border-b-2 border-transparent px-2.5 py-3 text-[0.95rem] font-medium text-ink-muted hover:text-ink sm:px-3 md:mt-2 md:ml-0 md:border-b-0 md:border-t md:border-t-sand-200 md:px-4 md:py-2.5 md:pt-3"
+          >
+            My Orders
+          </Link>
+        </div>
         {PROFILE_TABS.map((t) => (
           <Tabs.Content key={t.id} value={t.id} className="pt-6 focus-visible:outline-none md:pt-0" aria-busy={loading || undefined}>
             {loading ? (

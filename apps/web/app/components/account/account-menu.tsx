@@ -2,13 +2,15 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Link } from 'react-router';
 import type { FirstUsePart } from '../ui/first-use.tsx';
 import { FirstUseMenu } from '../ui/first-use-menu.tsx';
-import { HeartIcon, UserIcon } from '../ui/icons.tsx';
+import { HeartIcon, PackageIcon, UserIcon } from '../ui/icons.tsx';
 import { Avatar } from './account-slots.tsx';
 import type { ShellUser } from './session.server.ts';
 
 /**
- * The open account menu of spec §2 (Profile, Wishlist, Sign Out), loaded on first use by
- * AccountButton (account-slots.tsx), which owns the trigger's look and the open state.
+ * The open account menu of spec §2 (Profile, My Orders, Wishlist, Sign Out), loaded on first
+ * use by AccountButton (account-slots.tsx), which owns the trigger's look and the open state.
+ * My Orders is here because this menu is where a signed-in shopper looks for what is theirs;
+ * /orders (spec §2) had no other way in from the shop.
  */
 export function AccountMenuPopup({
   user,
@@ -35,6 +37,11 @@ export function AccountMenuPopup({
       <DropdownMenu.Item asChild>
         <Link to="/profile" className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100">
           <UserIcon width={18} height={18} /> Profile
+        </Link>
+      </DropdownMenu.Item>
+      <DropdownMenu.Item asChild>
+        <Link to="/orders" className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100">
+          <PackageIcon width={18} height={18} /> My Orders
         </Link>
       </DropdownMenu.Item>
       <DropdownMenu.Item asChild>

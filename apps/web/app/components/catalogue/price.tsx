@@ -3,7 +3,8 @@ import { useMoney, useSkuPrice } from '../../lib/currency.tsx';
 /**
  * A sku's price as the shop charges it: the shared pricing rule (its own sale price or a
  * global discount, whichever saves more), with the list price struck through and the
- * saving in per cent when there is one.
+ * saving when there is one: in whole per cent, the nearest (savingPercent of the shared
+ * pricing rules), or as the amount when that is under 1%, so a badge never says "−0%".
  */
 export function Price({
   productId,
@@ -30,7 +31,9 @@ export function Price({
             <span className="sr-only">Was </span>
             {money.format(p.salesPrice)}
           </s>
-          <span className="rounded bg-accent-600 px-1.5 py-0.5 text-xs font-semibold text-white">−{p.percentOff}%</span>
+          <span className="rounded bg-accent-600 px-1.5 py-0.5 text-xs font-semibold text-white" data-testid="price-saving">
+            −{p.percentOff > 0 ? `${p.percentOff}%` : money.format(p.saving)}
+          </span>
         </>
       )}
     </p>

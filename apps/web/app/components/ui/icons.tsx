@@ -39,6 +39,13 @@ export const HeartIcon = (p: P) => (
     <path d="M12 20s-7-4.4-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.6-7 10-7 10Z" />
   </Svg>
 );
+/** A parcel: the shopper's orders. */
+export const PackageIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="m12 3 8 4.5v9L12 21l-8-4.5v-9L12 3Z" />
+    <path d="m4 7.5 8 4.5 8-4.5M12 12v9M8 5.2l8 4.6" />
+  </Svg>
+);
 export const CartIcon = (p: P) => (
   <Svg {...p}>
     <path d="M3 4h2l2.2 11h10.6L20 7H6.2" />

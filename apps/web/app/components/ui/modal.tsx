@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { CloseIcon } from './icons.tsx';
 
 /**
@@ -33,12 +33,28 @@ export function Modal({
   bodyClassName?: string;
   testId?: string;
 }) {
+  // Radix gives focus back to a Dialog.Trigger, but these modals have none: a control outside
+  // the lazily loaded dialog module opens them (the footer's support email, a page's button),
+  // or the page itself (the home pop-ups). So focus goes back to what had it when the modal
+  // opened, if that is still in the page (as the sign-in dialog does with its opener).
+  const returnTo = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="modal-overlay fixed inset-0 z-40 bg-ink/50" />
         <Dialog.Content
           data-testid={testId}
+          onOpenAutoFocus={() => {
+            const active = document.activeElement;
+            returnTo.current = active instanceof HTMLElement && active !== document.body ? active : null;
+          }}
+          onCloseAutoFocus={(e) => {
+            const to = returnTo.current;
+            returnTo.current = null;
+            if (!to?.isConnected) return;
+            e.preventDefault();
+            to.focus();
+          }}
           {...(description || title === undefined ? {} : { 'aria-describedby': undefined })}
           className={`modal-content fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-2xl focus:outline-none lg:max-w-[60%] ${className}`}
         >
