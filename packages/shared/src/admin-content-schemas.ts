@@ -1,4 +1,5 @@
 import { isSitePath } from './catalogue.ts';
+import { isContentLink, isRichTextLink } from './content-links.ts';
 import { z } from './zod.ts';
 
 // Content, pages and showrooms in the back office (docs/decisions/0035): what staff may
@@ -28,36 +29,6 @@ export const SCHEDULED_TYPES: readonly TAdminContentType[] = ['slider', 'campaig
 export const POPUP_TYPES: readonly TAdminContentType[] = ['campaign', 'subscription-offer'];
 
 const RICH_TEXT_RULE = 'pages are plain text with headings, lists and links';
-
-/** An https address on any host. */
-export function isHttpsLink(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'https:' && !!u.hostname && !/\s/.test(value);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Where a slide, pop-up, article or bullet may lead: a path on this site. The storefront drops
- * any other link of these (catalogue.service toSlides, the campaign pop-up), so that a banner
- * never sends shoppers to another site, however it got into the database.
- */
-export function isContentLink(value: string): boolean {
-  return value.length <= 500 && isSitePath(value);
-}
-
-/** A link inside rich text: as a content link, or a mail or phone link. */
-export function isRichTextLink(value: string): boolean {
-  // A page's text may point elsewhere (a map, a courier's tracking page), in https only.
-  return (
-    isContentLink(value) ||
-    (value.length <= 500 && isHttpsLink(value)) ||
-    /^mailto:[^\s<>"']+@[^\s<>"']+$/i.test(value) ||
-    /^tel:\+?[\d\s-]{3,20}$/i.test(value)
-  );
-}
 
 /**
  * A picture the shop serves itself: an upload (/files/…, as the product pictures) or the

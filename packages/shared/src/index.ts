@@ -34,5 +34,6 @@ export * from './delivery.ts';
 export * from './delivery-schemas.ts';
 export * from './admin-promotion-schemas.ts';
 export * from './admin-content-schemas.ts';
+export * from './content-links.ts';
 export * from './admin-inbox-schemas.ts';
 export * from './admin-settings-schemas.ts';
