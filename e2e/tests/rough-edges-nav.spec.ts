@@ -212,7 +212,7 @@ test.describe('between pages', () => {
     await hydrated(page);
     await slowData(page, 2500);
     await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy', exact: true }).click();
-    expect((await shownBar(page)).animation).toBe('none');
+    expect((await shownBar(page))?.animation).toBe('none');
     const bar = page.getByRole('progressbar', { name: 'Loading page' });
     await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
     await expect(bar).toHaveCount(0);
