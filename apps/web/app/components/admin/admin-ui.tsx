@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Link, useNavigate, useNavigation, useSearchParams } from 'react-router';
+import { type ReactNode, useState } from 'react';
+import { Link, useNavigate, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 
 // The back office's building blocks: page frame, data table headers, paging and form
 // fields, in the storefront's design tokens (admin.css), keyboard reachable and labelled.
@@ -198,5 +198,29 @@ export function Notice({ tone = 'info', children }: { tone?: 'info' | 'error' | 
     <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-lg border px-4 py-3 text-sm ${style}`}>
       {children}
     </div>
+  );
+}
+
+/** A screen's "saved" notice: shows the message and reads the screen's data again. */
+export function useSavedNotice(): { notice: string | null; saved(message: string): void } {
+  const revalidator = useRevalidator();
+  const [notice, setNotice] = useState<string | null>(null);
+  return {
+    notice,
+    saved: (message) => {
+      setNotice(message);
+      revalidator.revalidate();
+    },
+  };
+}
+
+/** The one row of a table with nothing to list. */
+export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="px-3 py-10 text-center text-ink-muted">
+        {children}
+      </td>
+    </tr>
   );
 }

@@ -1,7 +1,7 @@
 import { DISCOUNT_STATES, type TAdminCoupon } from '@storefront/shared';
 import { Link, useSearchParams } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, FilterBar, inputClass, Pagination, taka } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, FilterBar, inputClass, Pagination, taka, EmptyRow } from '../../components/admin/admin-ui.tsx';
 import { PromotionStateBadge, STATE_LABELS, valueText, windowText } from '../../components/admin/promotion-parts.tsx';
 import type { Route } from './+types/coupons';
 import { may, useAdminSession } from './layout.tsx';
@@ -115,11 +115,7 @@ export default function AdminCoupons({ loaderData: page }: Route.ComponentProps)
               </tr>
             ))}
             {!page.items.length && (
-              <tr>
-                <td colSpan={7} className="px-3 py-10 text-center text-ink-muted">
-                  {params.get('q') || params.get('state') ? 'No coupons match this search.' : 'No coupons yet.'}
-                </td>
-              </tr>
+              <EmptyRow colSpan={7}>{params.get('q') || params.get('state') ? 'No coupons match this search.' : 'No coupons yet.'}</EmptyRow>
             )}
           </tbody>
         </table>

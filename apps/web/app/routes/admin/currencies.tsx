@@ -1,8 +1,7 @@
 import { BASE_CURRENCY, MAX_CURRENCY_RATE, type TAdminCurrency } from '@storefront/shared';
 import { type FormEvent, useState } from 'react';
-import { useRevalidator } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, Card, describedBy, Field, inputClass, Notice } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, Card, describedBy, Field, inputClass, Notice, useSavedNotice } from '../../components/admin/admin-ui.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
 import type { Route } from './+types/currencies';
 import { may, useAdminSession } from './layout.tsx';
@@ -171,12 +170,7 @@ function AddCurrency({ onSaved }: { onSaved(message: string): void }) {
 export default function AdminCurrencies({ loaderData }: Route.ComponentProps) {
   const session = useAdminSession();
   const canWrite = may(session, 'content.write');
-  const revalidator = useRevalidator();
-  const [notice, setNotice] = useState<string | null>(null);
-  const saved = (message: string) => {
-    setNotice(message);
-    revalidator.revalidate();
-  };
+  const { notice, saved } = useSavedNotice();
   return (
     <AdminPage
       title="Currencies"

@@ -1,7 +1,7 @@
 import type { TAdminCustomerRow } from '@storefront/shared';
 import { Link, useSearchParams } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, FilterBar, inputClass, Pagination } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, FilterBar, inputClass, Pagination, EmptyRow } from '../../components/admin/admin-ui.tsx';
 import type { Route } from './+types/customers';
 
 // The customer list (docs/decisions/0032): searched, filtered and paged by the server; the
@@ -97,11 +97,7 @@ export default function AdminCustomers({ loaderData: page }: Route.ComponentProp
               </tr>
             ))}
             {!page.items.length && (
-              <tr>
-                <td colSpan={5} className="px-3 py-10 text-center text-ink-muted">
-                  {params.get('q') || params.get('blocked') ? 'No customers match this search.' : 'No customer has signed up yet.'}
-                </td>
-              </tr>
+              <EmptyRow colSpan={5}>{params.get('q') || params.get('blocked') ? 'No customers match this search.' : 'No customer has signed up yet.'}</EmptyRow>
             )}
           </tbody>
         </table>

@@ -1,8 +1,7 @@
 import { etaText, parseTaka, type TAdminDeliveryZone, takaInput } from '@storefront/shared';
 import { useState } from 'react';
-import { useRevalidator } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, Card, describedBy, Field, inputClass, Notice, taka } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, Card, describedBy, Field, inputClass, Notice, taka, useSavedNotice } from '../../components/admin/admin-ui.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
 import type { Route } from './+types/delivery';
 import { may, useAdminSession } from './layout.tsx';
@@ -136,12 +135,7 @@ function ZoneForm({ zone, canWrite, onSaved }: { zone?: TAdminDeliveryZone; canW
 export default function AdminDelivery({ loaderData }: Route.ComponentProps) {
   const session = useAdminSession();
   const canWrite = may(session, 'content.write');
-  const revalidator = useRevalidator();
-  const [notice, setNotice] = useState<string | null>(null);
-  const saved = (message: string) => {
-    setNotice(message);
-    revalidator.revalidate();
-  };
+  const { notice, saved } = useSavedNotice();
   return (
     <AdminPage
       title="Delivery"

@@ -1,7 +1,7 @@
 import { DISCOUNT_STATES, type TAdminDiscountRow } from '@storefront/shared';
 import { Link, useSearchParams } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, FilterBar, inputClass, Pagination } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, FilterBar, inputClass, Pagination, EmptyRow } from '../../components/admin/admin-ui.tsx';
 import { PromotionStateBadge, STATE_LABELS, valueText, windowText } from '../../components/admin/promotion-parts.tsx';
 import type { Route } from './+types/discounts';
 import { may, useAdminSession } from './layout.tsx';
@@ -104,11 +104,7 @@ export default function AdminDiscounts({ loaderData: page }: Route.ComponentProp
               </tr>
             ))}
             {!page.items.length && (
-              <tr>
-                <td colSpan={5} className="px-3 py-10 text-center text-ink-muted">
-                  {params.get('q') || params.get('state') ? 'No discounts match this search.' : 'No discounts yet.'}
-                </td>
-              </tr>
+              <EmptyRow colSpan={5}>{params.get('q') || params.get('state') ? 'No discounts match this search.' : 'No discounts yet.'}</EmptyRow>
             )}
           </tbody>
         </table>

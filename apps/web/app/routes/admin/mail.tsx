@@ -2,7 +2,7 @@ import { MAIL_STATE_LABELS, type TAdminMail, type TAdminMailRow, type TAdminMail
 import { useState } from 'react';
 import { Link, useRevalidator, useSearchParams } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, Card, describedBy, Field, FilterBar, inputClass, Notice, Pagination } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, Card, describedBy, Field, FilterBar, inputClass, Notice, Pagination, EmptyRow } from '../../components/admin/admin-ui.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
 import type { Route } from './+types/mail';
 import { useAdminSession } from './layout.tsx';
@@ -271,11 +271,9 @@ export default function AdminMail({ loaderData }: Route.ComponentProps) {
                   </tr>
                 ))}
                 {!page.items.length && (
-                  <tr>
-                    <td colSpan={4} className="px-3 py-10 text-center text-ink-muted">
-                      {params.get('q') || params.get('state') ? 'No mail matches this search.' : 'The shop has not sent any mail yet.'}
-                    </td>
-                  </tr>
+                  <EmptyRow colSpan={4}>
+                    {params.get('q') || params.get('state') ? 'No mail matches this search.' : 'The shop has not sent any mail yet.'}
+                  </EmptyRow>
                 )}
               </tbody>
             </table>

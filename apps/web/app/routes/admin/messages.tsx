@@ -1,7 +1,7 @@
 import { MESSAGE_STATE_LABELS, type TAdminMessageRow, type TMessageState } from '@storefront/shared';
 import { Link, useSearchParams } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, FilterBar, inputClass, Pagination } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, FilterBar, inputClass, Pagination, EmptyRow } from '../../components/admin/admin-ui.tsx';
 import type { Route } from './+types/messages';
 
 // The contact inbox (docs/decisions/0036): what shoppers wrote through the contact form,
@@ -110,11 +110,7 @@ export default function AdminMessages({ loaderData: page }: Route.ComponentProps
               </tr>
             ))}
             {!page.items.length && (
-              <tr>
-                <td colSpan={4} className="px-3 py-10 text-center text-ink-muted">
-                  {params.get('q') || params.get('state') ? 'No messages match this search.' : 'No message has come in yet.'}
-                </td>
-              </tr>
+              <EmptyRow colSpan={4}>{params.get('q') || params.get('state') ? 'No messages match this search.' : 'No message has come in yet.'}</EmptyRow>
             )}
           </tbody>
         </table>

@@ -1,8 +1,7 @@
 import { BRAND_COLOURS, LOGO_MAX_BYTES, PAYMENT_LOGO_LABELS, PAYMENT_LOGOS, type TAdminSettings, type TSettingsGroup } from '@storefront/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { useRevalidator } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, Card, describedBy, Field, inputClass, Notice } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, Card, describedBy, Field, inputClass, Notice, useSavedNotice } from '../../components/admin/admin-ui.tsx';
 import { FileUploadField } from '../../components/files/file-upload-field.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
 import type { Route } from './+types/settings';
@@ -132,12 +131,7 @@ function TextField({
 export default function AdminSettings({ loaderData: s }: Route.ComponentProps) {
   const session = useAdminSession();
   const canWrite = may(session, 'content.write');
-  const revalidator = useRevalidator();
-  const [notice, setNotice] = useState<string | null>(null);
-  const saved = (message: string) => {
-    setNotice(message);
-    revalidator.revalidate();
-  };
+  const { notice, saved } = useSavedNotice();
   const strip = <T extends { version: number; updatedAt: string | null; updatedBy: string | null }>(g: T) => {
     const { version: _v, updatedAt: _a, updatedBy: _b, ...values } = g;
     return values;

@@ -1,8 +1,7 @@
 import { BD_BOUNDS, BRANCH_KINDS, type TAdminBranch } from '@storefront/shared';
 import { useState } from 'react';
-import { useRevalidator } from 'react-router';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
-import { AdminPage, Card, describedBy, Field, inputClass, Notice } from '../../components/admin/admin-ui.tsx';
+import { AdminPage, Card, describedBy, Field, inputClass, Notice, useSavedNotice } from '../../components/admin/admin-ui.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
 import type { Route } from './+types/showrooms';
 import { may, useAdminSession } from './layout.tsx';
@@ -157,12 +156,7 @@ function BranchForm({ branch, canWrite, onSaved }: { branch?: TAdminBranch; canW
 export default function AdminShowrooms({ loaderData }: Route.ComponentProps) {
   const session = useAdminSession();
   const canWrite = may(session, 'content.write');
-  const revalidator = useRevalidator();
-  const [notice, setNotice] = useState<string | null>(null);
-  const saved = (message: string) => {
-    setNotice(message);
-    revalidator.revalidate();
-  };
+  const { notice, saved } = useSavedNotice();
   return (
     <AdminPage
       title="Showrooms and outlets"
