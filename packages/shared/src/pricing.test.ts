@@ -148,18 +148,24 @@ describe('savingPercent', () => {
     expect(savingPercent(99_600, 100_000)).toBe(99);
     expect(savingPercent(100_000, 100_000)).toBe(100);
   });
+  it('never says 100 % of a saving short of the whole price', () => {
+    expect(savingPercent(200, 201)).toBe(99);
+    expect(savingPercent(201, 201)).toBe(100);
+  });
   it('is 0 without a saving or a price', () => {
     expect(savingPercent(0, 100_000)).toBe(0);
     expect(savingPercent(500, 0)).toBe(0);
     expect(savingPercent(-500, 100_000)).toBe(0);
   });
-  it('is always within half a per cent of the exact saving, from 1 to 99 for a partial one', () => {
+  it('is always within half a per cent of the exact saving, from 1 to 99 for a partial one (99 also above 99.5 %)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000_000 }), fc.integer({ min: 1, max: 1_000_000_000 }), (a, b) => {
         const [saving, price] = a < b ? [a, b] : [b, a + 1];
         const p = savingPercent(saving, price);
         const exact = (saving * 100) / price;
         if (exact < 1) return p === 0;
+        // A saving short of the whole price never reads 100 %: from 99.5 % it stays 99.
+        if (exact >= 99.5) return p === 99;
         return p >= 1 && p <= 99 && Math.abs(p - exact) <= 0.5 + 1e-9;
       }),
     );
