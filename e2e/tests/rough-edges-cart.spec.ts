@@ -147,7 +147,9 @@ test('a card of a product in several colours or sizes leads to its page; a singl
   let card = page.getByTestId('product-card');
   await expect(card).toHaveCount(1);
   await expect(card.getByRole('button', { name: `Add ${multi!.title} to cart` })).toHaveCount(0);
-  await card.getByRole('link', { name: `Choose options for ${multi!.title}` }).click();
+  const choose = card.getByRole('link', { name: 'Choose options', exact: true });
+  await expect(choose).toHaveAccessibleDescription(multi!.title);
+  await choose.click();
   await expect(page).toHaveURL(/\/(products|details)/);
   await expect(page.getByRole('heading', { level: 1, name: multi!.title })).toBeVisible();
   await expect(badge(page)).toHaveCount(0);

@@ -1,5 +1,5 @@
 import { productPath, type TProductCard } from '@storefront/shared';
-import { type ReactNode, Suspense } from 'react';
+import { type ReactNode, Suspense, useId } from 'react';
 import { Await, Link } from 'react-router';
 import { WishlistToggle } from '../account/wishlist-toggle.tsx';
 import { AddToCartButton } from '../cart/add-to-cart.tsx';
@@ -10,6 +10,7 @@ import { Price } from './price.tsx';
 export function ProductCard({ product, eager = false }: { product: TProductCard; eager?: boolean }) {
   const href = productPath(product.slug);
   const colors = product.colors.slice(0, 5);
+  const titleId = useId();
   return (
     <article
       className="group relative flex h-full flex-col overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]"
@@ -40,7 +41,7 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
       <div className="flex flex-1 flex-col gap-1.5 p-4">
         {product.modelCode && <p className="text-xs font-medium tracking-wide text-ink-muted">{product.modelCode}</p>}
         <h3 className="text-[0.95rem] font-semibold leading-snug">
-          <Link to={href} className="hover:text-brand-700 hover:underline">
+          <Link id={titleId} to={href} className="hover:text-brand-700 hover:underline">
             {product.title}
           </Link>
         </h3>
@@ -71,7 +72,8 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
           {product.skuCount > 1 ? (
             // Several colours or sizes: the card cannot know which one the shopper wants, so it
             // leads to the product page's choice instead of adding the cheapest one unseen.
-            <ButtonLink to={href} variant="secondary" size="sm" aria-label={`Choose options for ${product.title}`} data-testid="choose-options">
+            // Described by the title rather than named with it: the card's title link keeps the only name that is the title.
+            <ButtonLink to={href} variant="secondary" size="sm" aria-describedby={titleId} data-testid="choose-options">
               Choose options
             </ButtonLink>
           ) : (

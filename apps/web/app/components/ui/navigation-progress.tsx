@@ -36,8 +36,9 @@ export function NavigationProgress() {
           <div className="nav-progress-bar h-full w-full origin-left bg-brand-700" />
         </div>
       )}
-      {/* Always in the page, so that the text appearing in it is announced. */}
-      <div className="sr-only" role="status" aria-live="polite">
+      {/* Always in the page, so that the text appearing in it is announced. A live region
+          without the status role: the page's own status messages stay the only ones. */}
+      <div className="sr-only" aria-live="polite" data-testid="navigation-announce">
         {shown ? 'Loading…' : ''}
       </div>
     </>
