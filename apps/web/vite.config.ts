@@ -2,13 +2,14 @@ import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import { buildInfo } from './build-info.vite.ts';
+import { i18nCatalogs } from './i18n-catalogs.vite.ts';
 import { precompress } from './precompress.vite.ts';
 import { shellChunks } from './shell-chunks.vite.ts';
 
 const chunks = shellChunks();
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), buildInfo(), precompress(), chunks.plugin],
+  plugins: [tailwindcss(), i18nCatalogs(), reactRouter(), buildInfo(), precompress(), chunks.plugin],
   build: {
     // Every page's first load in a few files instead of ~35: on a phone's connection each
     // request costs a round trip, and the many small chunks of the shell (header, footer,

@@ -3,8 +3,15 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type AppLoadContext, type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router';
+import bn from 'virtual:i18n/bn';
+import en from 'virtual:i18n/en';
+import { registerCatalog } from './lib/i18n.tsx';
 import { NonceContext } from './lib/nonce.ts';
 import './lib/context.ts';
+
+// The server renders either language (docs/decisions/0038).
+registerCatalog('en', en);
+registerCatalog('bn', bn);
 
 export const streamTimeout = 5_000;
 

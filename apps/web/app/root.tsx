@@ -1,6 +1,16 @@
-import { ERROR_PAGE_DEFAULTS } from '@storefront/shared';
+import { DEFAULT_LOCALE, ERROR_PAGE_DEFAULTS, LANG_PARAM, LOCALES, type Locale } from '@storefront/shared';
 import type { ReactNode } from 'react';
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from 'react-router';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
+  useLocation,
+  useRouteLoaderData,
+} from 'react-router';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { ErrorPage } from './components/layout/error-page.tsx';
@@ -15,6 +25,8 @@ import { loadCurrencies, loadPricing } from './components/cart/currencies.server
 import { loadCategoryMenu } from './components/catalogue/category-menu.server.ts';
 import { configureApi } from './lib/api-client.ts';
 import { PricingProvider } from './lib/currency.tsx';
+import { BENGALI_FONT_URL, FONT_FACES } from './lib/fonts.ts';
+import { addressIn, LanguageProvider, useT } from './lib/i18n.tsx';
 import { useNonce } from './lib/nonce.ts';
 import type { SiteSettings } from './lib/site.ts';
 
@@ -23,7 +35,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // takes them away), so it needs none of their data. Decided here, on the server only, so
   // that a shopper's page loads not a byte more for it.
   if (/^\/admin(\/|$)/.test(new URL(request.url).pathname)) {
-    return { settings: {} as SiteSettings, categories: [], user: null, currencies: [], pricing: null, apiKey: context.apiKey, publicUrl: context.publicUrl };
+    return {
+      settings: {} as SiteSettings,
+      categories: [],
+      user: null,
+      currencies: [],
+      pricing: null,
+      apiKey: context.apiKey,
+      publicUrl: context.publicUrl,
+      lang: context.lang,
+    };
   }
   // What every page's header and footer need, fetched side by side.
   const [settings, categories, user, currencies, pricing] = await Promise.all([
@@ -33,7 +54,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     loadCurrencies(context),
     loadPricing(context, request),
   ]);
-  return { settings, categories, user, currencies, pricing, apiKey: context.apiKey, publicUrl: context.publicUrl };
+  return { settings, categories, user, currencies, pricing, apiKey: context.apiKey, publicUrl: context.publicUrl, lang: context.lang };
 }
 
 // Site settings change rarely; navigations inside the app need not fetch them again. An
@@ -46,14 +67,51 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod }: ShouldReva
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];
 
+/**
+ * The page in each language, for search engines (hreflang, docs/decisions/0038): English at
+ * the plain address, Bangla with `?lang=bn`. The plain address is also the default.
+ */
+function LanguageAlternates({ publicUrl }: { publicUrl: string }) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  params.delete(LANG_PARAM);
+  const rest = params.toString();
+  const plain = `${publicUrl}${location.pathname}${rest ? `?${rest}` : ''}`;
+  return (
+    <>
+      {LOCALES.map((locale) => (
+        <link
+          key={locale}
+          rel="alternate"
+          hrefLang={locale}
+          href={locale === DEFAULT_LOCALE ? plain : `${publicUrl}${addressIn(locale, location.pathname, rest)}`}
+        />
+      ))}
+      <link rel="alternate" hrefLang="x-default" href={plain} />
+    </>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
+  const lang: Locale = data?.lang ?? DEFAULT_LOCALE;
+  return (
+    <LanguageProvider locale={lang}>
+      <Document lang={lang} data={data}>
+        {children}
+      </Document>
+    </LanguageProvider>
+  );
+}
+
+function Document({ lang, data, children }: { lang: Locale; data: Awaited<ReturnType<typeof loader>> | undefined; children: ReactNode }) {
   const nonce = useNonce();
+  const { t } = useT();
   useBuildFreshness();
   const settings = data?.settings ?? {};
   if (data?.apiKey) configureApi(data.apiKey);
   return (
-    <html lang="en">
+    <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -61,6 +119,11 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* With a precedence, React puts the stylesheet ahead of the script preloads in the
             head, so the browser asks for it first: the page cannot paint before it. */}
         <link rel="stylesheet" href={stylesheet} precedence="high" />
+        {/* The Bengali font (lib/fonts.ts): described on every page, fetched when a Bengali
+            character is shown, and asked for at once on Bangla pages. */}
+        <style>{FONT_FACES}</style>
+        {lang === 'bn' && <link rel="preload" href={BENGALI_FONT_URL} as="font" type="font/woff2" crossOrigin="anonymous" />}
+        {data?.publicUrl && <LanguageAlternates publicUrl={data.publicUrl} />}
         <Meta />
         <Links />
       </head>
@@ -69,7 +132,7 @@ export function Layout({ children }: { children: ReactNode }) {
           href="#main"
           className="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 focus:rounded-md focus:bg-paper focus:px-4 focus:py-2"
         >
-          Skip to content
+          {t('Skip to content')}
         </a>
         {/* Display currency and discounts for every price on the page (lib/currency.tsx). */}
         <PricingProvider currencies={data?.currencies ?? []} currency={data?.pricing?.currency} discounts={data?.pricing?.discounts ?? []}>

@@ -37,3 +37,4 @@ export * from './admin-content-schemas.ts';
 export * from './content-links.ts';
 export * from './admin-inbox-schemas.ts';
 export * from './admin-settings-schemas.ts';
+export * from './i18n/index.ts';

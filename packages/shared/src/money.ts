@@ -1,3 +1,6 @@
+import { formatNumber } from './i18n/format.ts';
+import type { Locale } from './i18n/locales.ts';
+
 // Money is an integer number of poisha (1/100 taka) everywhere (decisions.md).
 
 export type Minor = number;
@@ -50,18 +53,14 @@ export function toDisplayAmount(minorBdt: Minor, currency: TDisplayCurrency = BD
   return minorBdt < 0 && rounded !== 0 ? -rounded : rounded;
 }
 
-// One formatter for every price: toLocaleString with options builds a new Intl.NumberFormat
-// on each call, which made formatting the prices of a listing a noticeable part of a page's
-// server rendering time.
-const TWO_DECIMALS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
 /**
  * Display a BDT amount in the chosen currency: BDT / rate to 2 decimals, with the
- * currency's symbol (spec §9). The one formatting function of the shop: every price on
- * every page goes through it.
+ * currency's symbol (spec §9), South Asian grouping, and Bangla digits in the Bangla shop
+ * (i18n/format.ts). The one formatting function of the shop: every price on every page
+ * goes through it.
  */
-export function formatMoney(minorBdt: Minor, currency: TDisplayCurrency = BDT): string {
+export function formatMoney(minorBdt: Minor, currency: TDisplayCurrency = BDT, locale: Locale = 'en'): string {
   const amount = toDisplayAmount(minorBdt, currency);
-  const digits = TWO_DECIMALS.format(Math.abs(amount));
+  const digits = formatNumber(Math.abs(amount), locale, { fractionDigits: 2 });
   return `${amount < 0 ? '−' : ''}${currencySymbol(currency.sourceId)}${digits}`;
 }

@@ -18,6 +18,7 @@ import type {
 import type { TDeliveryZone } from './delivery.ts';
 import type { TGlobalDiscount } from './pricing-schemas.ts';
 import type { TCurrencyConversion } from './pricing-api.ts';
+import type { Locale } from './i18n/locales.ts';
 import type { TPage } from './search.ts';
 import type { TSearchRequestInput } from './search-schemas.ts';
 
@@ -33,6 +34,8 @@ export interface WebLoadContext {
   publicUrl: string;
   /** CSP nonce of this response's scripts. */
   nonce: string;
+  /** The page's language: `?lang=`, else the `lang` cookie, else English (docs/decisions/0038). */
+  lang: Locale;
   /** The shop's reads, called directly (loaders use these rather than `api`). */
   reads: ShopReads;
 }

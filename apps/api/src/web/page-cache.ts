@@ -12,14 +12,14 @@ import type { FastifyRequest } from 'fastify';
 // - only requests that carry no cookie but the display currency and no auth header: a
 //   signed-in customer, or anyone with another cookie (a guest's order access, say),
 //   always gets a fresh render;
-// - the key is the full address plus the currency;
+// - the key is the full address plus the currency and language cookies;
 // - each answer gets a fresh CSP nonce: the cached page's nonce is replaced in the body and
 //   the header is built for the new one.
 // A page is rendered once however many guests ask for it at the same moment, and an expired
 // page is still served (for two more lifetimes) while one request renders it again.
 
 const PATHS = /^\/(?:|shop|new-arrival|sales|details|products\/[^/]+)(?:\.data)?$|^\/_root\.data$/;
-const ALLOWED_COOKIES = new Set(['currency']);
+const ALLOWED_COOKIES = new Set(['currency', 'lang']);
 const CACHEABLE_TYPES = /^(text\/html|text\/x-script)/;
 
 export interface CachedPage {
@@ -57,7 +57,7 @@ export class PageCache {
     const path = q >= 0 ? req.url.slice(0, q) : req.url;
     if (!PATHS.test(path)) return null;
     if (req.headers.authorization || req.headers['x-auth-token']) return null;
-    let currency = '';
+    const values: Record<string, string> = {};
     const cookie = req.headers.cookie;
     if (cookie) {
       for (const part of cookie.split(';')) {
@@ -65,13 +65,14 @@ export class PageCache {
         const name = (eq >= 0 ? part.slice(0, eq) : part).trim();
         if (!name) continue;
         if (!ALLOWED_COOKIES.has(name)) return null;
-        currency = part
+        values[name] = part
           .slice(eq + 1)
           .trim()
           .slice(0, 8);
       }
     }
-    return `${currency}|${req.url}`;
+    // The page's language comes from the address or the cookie (docs/decisions/0038).
+    return `${values.currency ?? ''}|${values.lang ?? ''}|${req.url}`;
   }
 
   get(key: string): CachedPage | null {

@@ -6,7 +6,7 @@ import middie from '@fastify/middie';
 import client from 'prom-client';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { WebLoadContext } from '@storefront/shared';
+import { LANG_COOKIE, LANG_PARAM, localeOf, parseLocale, type WebLoadContext } from '@storefront/shared';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { type CachedPage, PageCache, type RenderResult, withNonce } from './page-cache.ts';
@@ -141,10 +141,17 @@ export async function registerPages(app: FastifyInstance, opts: PagesOptions) {
         init.body = Readable.toWeb(req.raw) as unknown as ReadableStream;
         init.duplex = 'half';
       }
+      const lang = localeOf(url, req.headers.cookie);
+      // `?lang=` chooses the language and remembers it (docs/decisions/0038): the links of
+      // the page carry no parameter, so the cookie keeps the shopper's choice from here on.
+      if (parseLocale(url.searchParams.get(LANG_PARAM))) {
+        reply.header('set-cookie', `${LANG_COOKIE}=${lang}; Path=/; Max-Age=${365 * 24 * 60 * 60}; SameSite=Lax`);
+      }
       const context: WebLoadContext = {
         apiKey: opts.apiKey,
         publicUrl: opts.publicUrl,
         nonce,
+        lang,
         reads: shopReads(app, shell, req),
         async api(apiPath, callInit = {}) {
           const fwd: Record<string, string> = { 'x-api-key': opts.apiKey };

@@ -12,6 +12,7 @@ import {
 } from '@storefront/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { ShellCurrency } from '../components/cart/currencies.server.ts';
+import { useT } from './i18n.tsx';
 
 // The display currency and the global discounts, for every price on every page.
 // Components call useMoney().format(minor) for any amount and useSkuPrice(...) for a
@@ -106,16 +107,18 @@ export interface Money {
 /** The one way components show money. */
 export function useMoney(): Money {
   const { currency, currencies, setCurrency } = usePricing();
+  // Bangla digits in the Bangla shop, South Asian grouping in both (docs/decisions/0038).
+  const { lang } = useT();
   return useMemo(
     () => ({
       currency,
       currencies,
-      format: (minor: Minor) => formatMoney(minor, currency),
-      formatBdt: (minor: Minor) => formatMoney(minor, BDT),
+      format: (minor: Minor) => formatMoney(minor, currency, lang),
+      formatBdt: (minor: Minor) => formatMoney(minor, BDT, lang),
       setCurrency,
       isBdt: currency.sourceId === BDT.sourceId,
     }),
-    [currency, currencies, setCurrency],
+    [currency, currencies, setCurrency, lang],
   );
 }
 

@@ -1,6 +1,7 @@
 import { NAV_FIXED_SCROLL_PX } from '@storefront/shared';
 import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { brandName, type SiteSettings } from '../../lib/site.ts';
 import { useScrolledPast } from '../../lib/use-scrolled-past.ts';
 import { AccountButton, WishlistButton } from '../account/account-slots.tsx';
@@ -13,6 +14,7 @@ import { SearchBar } from '../catalogue/search-bar.tsx';
 import { IconButton } from '../ui/button.tsx';
 import { useFirstUse } from '../ui/first-use.tsx';
 import { MenuIcon, PhoneIcon } from '../ui/icons.tsx';
+import { LanguageSwitch } from './language-switch.tsx';
 import { Logo, logoImage } from './logo.tsx';
 
 const loadMobileMenu = () => import('./mobile-menu.tsx');
@@ -42,17 +44,22 @@ export function SiteHeader({
   const menu = useFirstUse(loadMobileMenu);
   const brand = brandName(settings);
   const hotline = settings['contact.hotline'];
+  const { t } = useT();
 
   return (
     <>
-      <div className="hidden bg-brand-800 text-sm text-white md:block">
-        <div className="container-page flex h-9 items-center justify-between">
-          <p>{settings['brand.tagline']}</p>
-          {hotline && (
-            <a href={`tel:${hotline}`} className="inline-flex items-center gap-1.5 font-medium hover:underline">
-              <PhoneIcon width={16} height={16} /> Hotline {hotline}
-            </a>
-          )}
+      {/* On a phone too: the hotline and the language are what a shopper looks for first. */}
+      <div className="bg-brand-800 text-sm text-white">
+        <div className="container-page flex h-9 items-center justify-between gap-3">
+          <p className="hidden md:block">{settings['brand.tagline']}</p>
+          <div className="flex items-center gap-4 max-md:w-full max-md:justify-between md:ml-auto">
+            {hotline && (
+              <a href={`tel:${hotline}`} className="inline-flex items-center gap-1.5 font-medium hover:underline">
+                <PhoneIcon width={16} height={16} /> {t('Hotline {hotline}', { hotline })}
+              </a>
+            )}
+            <LanguageSwitch />
+          </div>
         </div>
       </div>
       <header
