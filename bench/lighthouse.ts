@@ -14,7 +14,7 @@ import { formatTable } from './lib/table.ts';
 // audited --runs times (default 3) in Debian's Chromium; the table shows the median of
 // each category score and of the main metrics.
 //
-//   CHROME_PATH=/usr/bin/chromium node --import tsx bench/lighthouse.ts [--runs 3] [--pages home,shop,product,checkout] [--json out.json] [--reports dir]
+//   CHROME_PATH=/usr/bin/chromium node --import tsx bench/lighthouse.ts [--runs 3] [--pages home,shop,product,checkout] [--langs en,bn] [--json out.json] [--reports dir]
 //   npm run lighthouse -w bench
 //
 // Needs the web build (npm run build; WEB_BUILD_DIR picks another). Scores move with the
@@ -24,6 +24,8 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     pages: { type: 'string', default: 'home,shop,product,checkout' },
+    // Each page in these languages (docs/decisions/0038): `bn` audits it with ?lang=bn.
+    langs: { type: 'string', default: 'en,bn' },
     json: { type: 'string' },
     // A folder for each run's full Lighthouse report (JSON), to read the audits' details.
     reports: { type: 'string' },
@@ -31,6 +33,7 @@ const { values } = parseArgs({
 });
 const runs = Math.max(1, Number(values.runs));
 const wanted = values.pages.split(',').map((s) => s.trim());
+const langs = values.langs.split(',').map((s) => s.trim());
 const chromePath = CHROME_PATH;
 const API_KEY = process.env.STOREFRONT_API_KEY ?? 'storefront-web';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -117,7 +120,13 @@ try {
     { name: 'shop', path: '/shop' },
     { name: 'product', path: `/details?id=${product.id}` },
     { name: 'checkout', path: '/checkout', withCart: true },
-  ].filter((p) => wanted.includes(p.name));
+  ]
+    .filter((p) => wanted.includes(p.name))
+    .flatMap((p) =>
+      langs.map((lang) =>
+        lang === 'en' ? p : { ...p, name: `${p.name} (${lang})`, path: `${p.path}${p.path.includes('?') ? '&' : '?'}lang=${lang}` },
+      ),
+    );
 
   const rows: string[][] = [];
   const raw: Record<string, unknown>[] = [];
@@ -146,7 +155,7 @@ try {
       if (values.reports) {
         const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.reports);
         fs.mkdirSync(dir, { recursive: true });
-        fs.writeFileSync(path.join(dir, `${p.name}-${i + 1}.json`), JSON.stringify(lhr));
+        fs.writeFileSync(path.join(dir, `${p.name.replace(/\W+/g, '-')}-${i + 1}.json`), JSON.stringify(lhr));
       }
       for (const c of CATEGORIES) scores[c].push(Math.round((lhr.categories[c]?.score ?? NaN) * 100));
       for (const m of Object.keys(METRICS)) metrics[m].push(lhr.audits[m]?.numericValue ?? NaN);
@@ -170,7 +179,7 @@ try {
     }
     rows.push([
       p.name,
-      p.path.split('?')[0],
+      p.path.replace(/\?id=\d+/, ''),
       ...CATEGORIES.map((c) => String(median(scores[c]))),
       ...Object.keys(METRICS).map((m) => {
         const v = median(metrics[m]);

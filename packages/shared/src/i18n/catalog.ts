@@ -4,6 +4,7 @@ import { catalogue } from './bn/catalogue.ts';
 import { checkout } from './bn/checkout.ts';
 import { common } from './bn/common.ts';
 import { content } from './bn/content.ts';
+import { images } from './bn/images.ts';
 import { layout } from './bn/layout.ts';
 import { mail } from './bn/mail.ts';
 import { validation } from './bn/validation.ts';
@@ -16,7 +17,7 @@ import { validation } from './bn/validation.ts';
 /** English message (the id) -> Bangla message. */
 export type Catalog = Record<string, string>;
 
-export const BN_PARTS: Record<string, Catalog> = { common, layout, content, catalogue, cart, checkout, account, validation, mail };
+export const BN_PARTS: Record<string, Catalog> = { common, layout, content, catalogue, images, cart, checkout, account, validation, mail };
 
 /** Every Bangla message, by id. */
 export const BN: Catalog = Object.assign({}, ...Object.values(BN_PARTS));

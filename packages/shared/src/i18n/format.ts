@@ -1,5 +1,4 @@
 import type { Locale } from './locales.ts';
-import { INTL_LOCALE } from './locales.ts';
 
 // One number formatter for the whole shop (docs/decisions/0038): South Asian grouping
 // (the last three digits, then pairs: 1,23,456.00) in both languages, and Bangla digits in
@@ -43,30 +42,38 @@ export function formatNumber(value: number, locale: Locale = 'en', opts: NumberF
   return localDigits(value < 0 && scaled !== 0 ? `−${text}` : text, locale);
 }
 
-const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
-
 export type DateStyle = 'date' | 'dateTime' | 'short';
 
-function dateFormat(locale: Locale, style: DateStyle): Intl.DateTimeFormat {
-  const key = `${locale}|${style}`;
-  let f = DATE_FORMATS.get(key);
-  if (!f) {
-    const options: Intl.DateTimeFormatOptions =
-      style === 'dateTime'
-        ? { day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit' }
-        : style === 'short'
-          ? { day: 'numeric', month: 'short', year: 'numeric' }
-          : { day: 'numeric', month: 'long', year: 'numeric' };
-    // The shop's dates are Bangladesh's: the same on the server and in every browser.
-    f = new Intl.DateTimeFormat(INTL_LOCALE[locale], { ...options, timeZone: 'Asia/Dhaka' });
-    DATE_FORMATS.set(key, f);
-  }
-  return f;
+// Dates are written out too: the server's ICU and a browser's differ (Node prints
+// "১ ফেব্রুয়ারি, ২০২৬", Chromium may not), and a page's text must not change when it hydrates.
+const MONTHS: Record<Locale, string[]> = {
+  en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  bn: ['জানুয়ারি', 'ফেব্রুয়ারি', 'মার্চ', 'এপ্রিল', 'মে', 'জুন', 'জুলাই', 'আগস্ট', 'সেপ্টেম্বর', 'অক্টোবর', 'নভেম্বর', 'ডিসেম্বর'],
+};
+
+/** The part of the day as Bangla speakers name it, by the hour (0–23). */
+function banglaDayPart(hour: number): string {
+  if (hour < 4) return 'রাত';
+  if (hour < 6) return 'ভোর';
+  if (hour < 12) return 'সকাল';
+  if (hour < 15) return 'দুপুর';
+  if (hour < 18) return 'বিকাল';
+  if (hour < 20) return 'সন্ধ্যা';
+  return 'রাত';
 }
+
+/** Bangladesh keeps UTC+6 all year. */
+const DHAKA_OFFSET_MS = 6 * 60 * 60 * 1000;
 
 /** A date (an ISO string, a Date or epoch milliseconds) in the shopper's language, in Dhaka's time. */
 export function formatDate(value: string | number | Date, locale: Locale = 'en', style: DateStyle = 'date'): string {
   const d = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(d.getTime())) return '';
-  return localDigits(dateFormat(locale, style).format(d), locale);
+  const dhaka = new Date(d.getTime() + DHAKA_OFFSET_MS);
+  const month = MONTHS[locale][dhaka.getUTCMonth()] as string;
+  const day = `${dhaka.getUTCDate()} ${style === 'short' && locale === 'en' ? month.slice(0, 3) : month} ${dhaka.getUTCFullYear()}`;
+  if (style !== 'dateTime') return localDigits(day, locale);
+  const hour = dhaka.getUTCHours();
+  const clock = `${hour % 12 === 0 ? 12 : hour % 12}:${String(dhaka.getUTCMinutes()).padStart(2, '0')}`;
+  return locale === 'bn' ? localDigits(`${day}, ${banglaDayPart(hour)} ${clock}`, locale) : `${day}, ${clock} ${hour < 12 ? 'am' : 'pm'}`;
 }

@@ -13,9 +13,6 @@ export const LANG_PARAM = 'lang';
 /** What each language is called in itself, for the language switch. */
 export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', bn: 'বাংলা' };
 
-/** The BCP 47 tag the browser's Intl formats a date with, for each language. */
-export const INTL_LOCALE: Record<Locale, string> = { en: 'en-GB', bn: 'bn-BD' };
-
 export function parseLocale(value: unknown): Locale | null {
   if (typeof value !== 'string') return null;
   const v = value.trim().toLowerCase();
