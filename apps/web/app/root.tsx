@@ -43,7 +43,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       pricing: null,
       apiKey: context.apiKey,
       publicUrl: context.publicUrl,
-      lang: context.lang,
+      // The back office is in English whatever the shop's language (docs/decisions/0038).
+      lang: 'en' as const,
     };
   }
   // What every page's header and footer need, fetched side by side.
@@ -73,6 +74,7 @@ export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.
  */
 function LanguageAlternates({ publicUrl }: { publicUrl: string }) {
   const location = useLocation();
+  if (/^\/admin(\/|$)/.test(location.pathname)) return null;
   const params = new URLSearchParams(location.search);
   params.delete(LANG_PARAM);
   const rest = params.toString();
