@@ -164,7 +164,7 @@ test.describe('the product page', () => {
     const canonical = await page.locator('link[rel=canonical]').getAttribute('href');
     expect(canonical).toMatch(/\/products\/[a-z0-9-]+$/);
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'product');
-    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /^http.*\/media\//);
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /^http.*\/images\/.*\.jpg$/);
     const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
     expect(ld).toMatchObject({ '@type': 'Product', name: expect.any(String), mpn: expect.stringMatching(/^(AFL|DFL)-/) });
     expect(ld.offers[0]).toMatchObject({ '@type': 'Offer', priceCurrency: 'BDT', availability: expect.stringMatching(/schema\.org\/(InStock|OutOfStock)/) });

@@ -24,6 +24,7 @@ import { openapiPlugin } from './plugins/openapi.ts';
 import { paymentsPlugin } from './plugins/payments.ts';
 import { apiRoutes } from './routes/api/index.ts';
 import { fileServeRoutes } from './routes/files.ts';
+import { imageRoutes } from './routes/images.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { paymentPageRoutes } from './routes/payments.ts';
 import { seoRoutes } from './routes/seo.ts';
@@ -140,6 +141,7 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   await app.register(mediaRoutes);
   await app.register(seoRoutes);
   await app.register(fileServeRoutes);
+  await app.register(imageRoutes);
 
   // Unknown /api paths answer JSON, never a page.
   // Hidden from the OpenAPI document: it is not an endpoint, only the answer for a wrong path.

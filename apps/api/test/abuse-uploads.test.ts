@@ -30,11 +30,18 @@ function startApp(uploads: Partial<UploadsConfig>, opts: StartOptions = {}) {
   });
 }
 
-/** A PNG of exactly `size` bytes. */
-const png = (size: number) => pngBytes(4, 3, size);
+/**
+ * A PDF of exactly `size` bytes. Not a PNG: an image is encoded again on upload (its
+ * metadata dropped: modules/images), so its stored size is not the size sent.
+ */
+const slip = (size: number) => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(size - 15, 0x20), Buffer.from('%%EOF\n')]);
 
 function uploadAs(app: TestApp, size: number, headers: Record<string, string>) {
-  return app.api('/api/files', { method: 'POST', body: uploadForm({ bytes: png(size), name: 'slip.png', contentType: 'image/png' }), headers });
+  return app.api('/api/files', {
+    method: 'POST',
+    body: uploadForm({ bytes: slip(size), name: 'slip.pdf', contentType: 'application/pdf' }, 'document'),
+    headers,
+  });
 }
 
 const guest = (ip = uniqueIp()) => ({ 'x-forwarded-for': ip });
@@ -184,7 +191,7 @@ describe('per-guest quota (per client address)', () => {
 
 describe('multipart uploads reserve their declared size', () => {
   const start = (size: number, headers: Record<string, string>) =>
-    t.api('/api/files/multipart/start', { method: 'POST', json: { filename: 'slip.png', size, contentType: 'image/png', type: 'image' }, headers });
+    t.api('/api/files/multipart/start', { method: 'POST', json: { filename: 'slip.pdf', size, contentType: 'application/pdf', type: 'document' }, headers });
 
   it('an open multipart upload counts at its declared size until it is cancelled', async () => {
     const ip = uniqueIp();
@@ -204,7 +211,7 @@ describe('multipart uploads reserve their declared size', () => {
       await t.db.kysely
         .selectFrom('file_uploads')
         .select('id')
-        .where('name', '=', 'slip.png')
+        .where('name', '=', 'slip.pdf')
         .where('owner_customer_id', '=', await customerId(t, c.email))
         .execute(),
     ).toEqual([]);
@@ -212,7 +219,7 @@ describe('multipart uploads reserve their declared size', () => {
 
   it('a completed upload counts once, as its file', async () => {
     const c = await signUp(t);
-    const bytes = png(150 * KB);
+    const bytes = slip(150 * KB);
     const up = (await start(bytes.length, c.auth)).body;
     expect(up.parts).toHaveLength(1);
     const put = await fetch(`${t.baseUrl}${up.parts[0].url}`, {

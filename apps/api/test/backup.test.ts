@@ -37,7 +37,9 @@ beforeAll(async () => {
     const bytes = pngBytes(20 + i, 10 + i);
     const res = await t.api('/api/files', { method: 'POST', body: uploadForm({ bytes, name: `proof-${i}.png`, contentType: 'image/png' }) });
     expect(res.status, res.text).toBe(200);
-    uploaded.push({ uuid: res.body.uuid, sha256: sha256(bytes) });
+    // What is stored is the image encoded again (modules/images): the bytes served.
+    const stored = Buffer.from(await (await fetch(`${t.baseUrl}${res.body.cdnUrl}`)).arrayBuffer());
+    uploaded.push({ uuid: res.body.uuid, sha256: sha256(stored) });
   }
 }, 120_000);
 

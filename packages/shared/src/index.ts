@@ -24,6 +24,7 @@ export * from './catalogue-schemas.ts';
 export * from './checkout.ts';
 export * from './checkout-schemas.ts';
 export * from './upload-client.ts';
+export * from './upload-images.ts';
 export * from './admin.ts';
 export * from './admin-schemas.ts';
 export * from './fulfilment.ts';

@@ -11,6 +11,7 @@ import type { FileStorage } from '../modules/files/storage.ts';
 import { type Uploader, guestAddressKey } from '../modules/files/upload-quota.ts';
 import { DEFAULT_PART_THROTTLE, DEFAULT_START_THROTTLE, type ThrottleOptions, UploadThrottle } from '../modules/files/upload-throttle.ts';
 import { UrlImporter } from '../modules/files/url-import.service.ts';
+import { ImageVariants } from '../modules/images/image-variants.ts';
 
 export interface FilesPluginOptions {
   /** Where bytes go; the local disk under `<dataDir>/files` when absent. */
@@ -41,6 +42,8 @@ export interface FilesRuntime {
   uploader(request: FastifyRequest): Uploader;
   /** Deletes unclaimed guest files past their retention now (the hourly sweep; tests call it directly). */
   sweepGuestFiles(now?: Date): Promise<{ files: number; bytes: number }>;
+  /** Resized AVIF/WebP/JPEG copies of stored images and demo drawings, cached under `<dataDir>/image-cache`. */
+  images: ImageVariants;
 }
 
 declare module 'fastify' {
@@ -53,6 +56,7 @@ declare module 'fastify' {
 export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOptions) => {
   const storage = opts.storage ?? new LocalDiskStorage(path.join(app.config.dataDir, 'files'));
   const limits = app.config.uploads;
+  const images = new ImageVariants({ db: app.db.kysely, storage, cacheDir: path.join(app.config.dataDir, 'image-cache') });
   const deps: FilesDeps = {
     db: app.db.kysely,
     dialect: app.db.dialect,
@@ -65,6 +69,7 @@ export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOpti
       minFreeDiskBytes: limits.minFreeDiskBytes,
     },
     guestFileRetentionMs: limits.guestFileRetentionMs,
+    onFileDeleted: (uuid) => images.forget(uuid),
   };
   const importer = new UrlImporter({
     ...deps,
@@ -80,6 +85,7 @@ export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOpti
   app.decorate('files', {
     deps,
     importer,
+    images,
     eventsIdleMs: opts.eventsIdleMs ?? UPLOAD.socketIdleMs,
     throttle(kind, request, reply) {
       const key = request.customerId != null ? `c:${request.customerId}` : `ip:${request.ip}`;

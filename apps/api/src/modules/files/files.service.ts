@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { type TMultipartUpload, type TUploadedFile, type TUploadType, UPLOAD, UPLOAD_ACCEPT, planParts } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
+import { ImageDecodeError, sanitiseImage } from '../images/image-process.ts';
 import { sanitiseFileName } from './file-name.ts';
 import { type DetectedType, SNIFF_BYTES, detectFileType } from './file-type.ts';
 import * as repo from './files.repository.ts';
@@ -24,6 +25,8 @@ export interface FilesDeps {
   quota: QuotaLimits;
   /** A guest's file nothing refers to is deleted this long after its upload (docs/decisions/0024). */
   guestFileRetentionMs: number;
+  /** Called after a stored file is deleted: its resized copies go too (plugins/files.ts). */
+  onFileDeleted?(uuid: string): Promise<void>;
 }
 
 /** Unfinished multipart uploads are removed this long after they started. */
@@ -157,6 +160,27 @@ export async function storeObject(
 }
 
 /**
+ * An accepted raster image, decoded and encoded again by libvips in place of the bytes that
+ * arrived: no EXIF (a phone photo's GPS position above all), XMP, ICC or anything appended
+ * survives, and the picture is turned upright by its EXIF orientation first
+ * (image-process.ts). Its size and dimensions become the clean copy's. Bytes that sniffed
+ * as an image but do not decode are refused as not an image.
+ */
+async function cleanImage(storage: FileStorage, obj: StoredObject): Promise<StoredObject> {
+  const chunks: Buffer[] = [];
+  for await (const c of await storage.read(obj.key)) chunks.push(c as Buffer);
+  let clean: Awaited<ReturnType<typeof sanitiseImage>>;
+  try {
+    clean = await sanitiseImage(Buffer.concat(chunks), obj.detected.mime);
+  } catch (err) {
+    if (err instanceof ImageDecodeError) throw new ApiError('unsupported_media_type', 'The file is not a valid image', undefined, 415);
+    throw err;
+  }
+  const { size } = await storage.put(obj.key, Readable.from([clean.data]), { maxBytes: Math.max(UPLOAD.maxBytes, clean.data.length) });
+  return { ...obj, size, detected: { ...obj.detected, width: clean.width, height: clean.height } };
+}
+
+/**
  * Checks a stored object against the upload type and records it as a file; the object is
  * removed again when it is refused, so nothing half-accepted stays on disk. The quota hold
  * the upload ran under (if any) goes in the same transaction: the file now counts instead.
@@ -176,17 +200,18 @@ export async function acceptObject(
 ): Promise<FileRow> {
   try {
     checkAccepted(input.type, obj.detected);
+    const stored = obj.detected.isImage ? await cleanImage(deps.storage, obj) : obj;
     return await deps.db.transaction().execute(async (trx) => {
       if (input.holdId !== undefined) await repo.deleteHold(trx, input.holdId);
       return repo.insertFile(trx, {
-        uuid: obj.uuid,
-        storage_key: obj.key,
-        name: sanitiseFileName(input.filename, obj.detected.ext),
-        size: obj.size,
-        mime_type: obj.detected.mime,
-        is_image: obj.detected.isImage ? 1 : 0,
-        width: obj.detected.width,
-        height: obj.detected.height,
+        uuid: stored.uuid,
+        storage_key: stored.key,
+        name: sanitiseFileName(input.filename, stored.detected.ext),
+        size: stored.size,
+        mime_type: stored.detected.mime,
+        is_image: stored.detected.isImage ? 1 : 0,
+        width: stored.detected.width,
+        height: stored.detected.height,
         source: input.source,
         owner_customer_id: input.owner,
         owner_address: input.owner === null ? input.address : null,
@@ -427,6 +452,7 @@ export async function sweepGuestFiles(
     for (const row of batch) {
       // A failed delete leaves bytes no row points at: wasted space, never a broken link.
       await deps.storage.delete(row.storage_key).catch((err) => log?.warn({ err, key: row.storage_key }, 'deleting a swept guest file failed'));
+      await deps.onFileDeleted?.(row.uuid).catch((err) => log?.warn({ err, uuid: row.uuid }, 'deleting the copies of a swept guest file failed'));
       files++;
       bytes += Number(row.size);
     }
