@@ -107,6 +107,12 @@ export const ZContentInput = z.object({
   /** Empty: made from the title (pages: one of STATIC_PAGE_SLUGS). */
   slug: z.string().max(120).optional(),
   body: z.string().max(50_000),
+  /**
+   * The title and body in Bangla (docs/decisions/0038), checked as their English twins:
+   * null or empty, none (shoppers reading Bangla see the English); left out, unchanged.
+   */
+  titleBn: z.string().max(200).nullable().optional(),
+  bodyBn: z.string().max(50_000).nullable().optional(),
   fields: z.record(z.string(), z.unknown()).optional(),
   /** Left out: kept (new items go last). Reordering has its own call. */
   sortOrder: z.number().int().min(0).max(100_000).optional(),
@@ -123,8 +129,10 @@ export const ZAdminContentItem = z.object({
   id: z.number(),
   type: z.string(),
   title: z.string(),
+  titleBn: z.string().nullable(),
   slug: z.string(),
   body: z.string(),
+  bodyBn: z.string().nullable(),
   fields: z.record(z.string(), z.unknown()),
   sortOrder: z.number(),
   active: z.boolean(),
@@ -147,6 +155,9 @@ export type TContentOrder = z.infer<typeof ZContentOrder>;
 export interface CheckedContent {
   title: string;
   body: string;
+  /** null: none; undefined: left out of the request (kept as it is). */
+  titleBn?: string | null;
+  bodyBn?: string | null;
   fields: Record<string, unknown>;
 }
 
@@ -163,8 +174,22 @@ export function checkContentInput(input: TContentInput): { ok: true; value: Chec
   if (!title.success) add('title', title.error.issues[0].message);
   else if (!title.data && input.type !== 'page') add('title', 'Please give it a title');
   else if (!title.data) add('title', 'Please give the page a title');
-  const body = input.type === 'page' ? ZRichText.safeParse(input.body) : plainText(2000, 'The text').safeParse(input.body);
+  const bodyRule = () => (input.type === 'page' ? ZRichText : plainText(2000, 'The text'));
+  const body = bodyRule().safeParse(input.body);
   if (!body.success) add('body', body.error.issues[0].message);
+  // The Bangla versions follow the English rules, messages included; empty is none.
+  let titleBn: string | null | undefined;
+  let bodyBn: string | null | undefined;
+  if (input.titleBn != null) {
+    const r = plainText(200, 'The title').safeParse(input.titleBn);
+    if (!r.success) add('titleBn', r.error.issues[0].message);
+    else titleBn = r.data || null;
+  } else titleBn = input.titleBn;
+  if (input.bodyBn != null) {
+    const r = bodyRule().safeParse(input.bodyBn);
+    if (!r.success) add('bodyBn', r.error.issues[0].message);
+    else bodyBn = r.data.trim() ? r.data : null;
+  } else bodyBn = input.bodyBn;
   const fields = CONTENT_FIELDS[input.type].safeParse(input.fields ?? {});
   if (!fields.success) for (const i of fields.error.issues) add(['fields', ...i.path.map(String)].join('.'), i.message);
   if (input.shownFrom && input.shownUntil && Date.parse(input.shownUntil) <= Date.parse(input.shownFrom)) {
@@ -175,7 +200,7 @@ export function checkContentInput(input: TContentInput): { ok: true; value: Chec
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   // The pop-up code shows an item whose hasCampaign is the boolean true (docs/decisions/0010).
   if (POPUP_TYPES.includes(input.type)) out.hasCampaign = input.active;
-  return { ok: true, value: { title: title.data ?? '', body: body.data ?? '', fields: out } };
+  return { ok: true, value: { title: title.data ?? '', body: body.data ?? '', titleBn, bodyBn, fields: out } };
 }
 
 /** Served by the storefront at `now`: switched on and inside its schedule (from inclusive, until exclusive). */

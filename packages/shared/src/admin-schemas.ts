@@ -151,9 +151,15 @@ const ZImageInput = z.object({ url: text(500), alt: text(200).default(''), varia
 
 export const ZAdminProductInput = z.object({
   title: text(200),
+  /**
+   * The title and description in Bangla, when they exist (docs/decisions/0038): null or
+   * empty, none (shoppers reading Bangla see the English); left out, unchanged.
+   */
+  titleBn: text(200).nullable().optional(),
   slug: text(140),
   modelCode: text(60).nullable().default(null),
   description: text(20_000).default(''),
+  descriptionBn: text(20_000).nullable().optional(),
   kind: z.enum(['single', 'bundle']).default('single'),
   categoryIds: z.array(z.number().int()).max(20),
   primaryCategoryId: z.number().int(),
@@ -188,9 +194,11 @@ export type TAdminSku = z.infer<typeof ZAdminSku>;
 export const ZAdminProduct = z.object({
   id: z.number(),
   title: z.string(),
+  titleBn: z.string().nullable(),
   slug: z.string(),
   modelCode: z.string().nullable(),
   description: z.string(),
+  descriptionBn: z.string().nullable(),
   kind: z.enum(['single', 'bundle']),
   categoryIds: z.array(z.number()),
   primaryCategoryId: z.number(),
@@ -336,6 +344,7 @@ export type TCatalogueImport = z.infer<typeof ZCatalogueImport>;
 export const ZAdminCategory = z.object({
   id: z.number(),
   name: z.string(),
+  nameBn: z.string().nullable(),
   slug: z.string(),
   parentId: z.number().nullable(),
   depth: z.number(),
@@ -352,6 +361,8 @@ const ZPicturePath = text(500).nullable().default(null);
 
 export const ZAdminCategoryInput = z.object({
   name: text(120),
+  /** The name in Bangla (docs/decisions/0038): null or empty, none; left out, unchanged. */
+  nameBn: text(120).nullable().optional(),
   slug: text(140),
   parentId: z.number().int().nullable().default(null),
   imageUrl: ZPicturePath,

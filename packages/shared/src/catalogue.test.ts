@@ -29,6 +29,13 @@ describe('search words', () => {
     expect(searchText('সোফা sofa')).toContain('sofa');
     expect(searchText('সোফা').length).toBeGreaterThan(0);
   });
+  it('keeps a Bangla word whole, vowel signs and hasanta inside it (docs/decisions/0038)', () => {
+    expect(searchText('সোফা, খাট।')).toBe('সোফা খাট');
+    expect(searchWords('ডাইনিং টেবিল')).toEqual(['ডাইনিং', 'টেবিল']);
+    // The joiner some keyboards put in র‍্যা is dropped; Bangla digits read as 0-9.
+    expect(searchText('শু র\u200D্যাক')).toBe(searchText('শু র্যাক'));
+    expect(searchText('৩ সিটার')).toBe('3 সিটার');
+  });
   it('gives distinct words, at most eight', () => {
     expect(searchWords('oak OAK sofa')).toEqual(['oak', 'sofa']);
     expect(searchWords('a b c d e f g h i j')).toHaveLength(8);

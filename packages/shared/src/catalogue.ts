@@ -9,17 +9,22 @@ import { isModelCode, normalizeSearchTerm } from './search.ts';
 
 /**
  * Text as the full-text index sees it: lower case, Latin accents removed, every run of
- * characters that are not letters or digits turned into one space. The server indexes
- * this form on SQLite (FTS5) and on PostgreSQL (tsvector), so both split words the same way
- * (docs/decisions/0006).
+ * characters that are not letters, digits or combining marks turned into one space. The
+ * server indexes this form on SQLite (FTS5) and on PostgreSQL (tsvector), so both split
+ * words the same way (docs/decisions/0006). Bangla (docs/decisions/0038): the vowel signs
+ * and the hasanta are marks inside a word (সোফা is one word, not স and ফ); the zero-width
+ * joiners some keyboards put in conjuncts (র‍্যাক) are dropped, since shoppers type the word
+ * both ways; Bangla digits read as the digits 0-9, as in a model code typed in Bangla.
  */
 export function searchText(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .normalize('NFC')
+    .replace(/[\u200c\u200d]/g, '')
+    .replace(/[\u09e6-\u09ef]/g, (d) => String(d.charCodeAt(0) - 0x09e6))
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ')
     .trim();
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isModelCode, normalizeSearchTerm } from './search.ts';
+import { isModelCode, looksLikeModelCode, modelKey, normalizeSearchTerm } from './search.ts';
 import { ZSearchRequest } from './search-schemas.ts';
 
 describe('search term', () => {
@@ -24,5 +24,15 @@ describe('paged search body', () => {
   });
   it('normalises the sort direction', () => {
     expect(ZSearchRequest.parse({ sortParams: [{ field: 'title', type: 'desc' }] }).sortParams[0].type).toBe('DESC');
+  });
+});
+
+describe('model codes typed loosely', () => {
+  it('reduces every spelling of a code to its letters and digits', () => {
+    for (const t of ['dfl 2040', 'DFL2040', 'dfl-2040', 'Dfl_2040', ' DFL - 2040 ', 'DFL ২০৪০']) expect(modelKey(t)).toBe('DFL2040');
+  });
+  it('recognises the AFL and DFL lines however spaced, and nothing else', () => {
+    for (const t of ['dfl 2040', 'DFL2040', 'dfl-2040', 'Dfl_2040', 'afl1021']) expect(looksLikeModelCode(t)).toBe(true);
+    for (const t of ['sofa', 'dfl', 'dfl sofa', 'afl-x1', 'sofa 2040', 'DFL 2040 sofa']) expect(looksLikeModelCode(t)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import type { Locale } from '@storefront/shared';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 // Conventions that keep SQLite and PostgreSQL alike (docs/decisions/0002):
@@ -9,6 +10,8 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 export interface CategoriesTable {
   id: Generated<number>;
   name: string;
+  /** The name in Bangla, when entered; null: shoppers reading Bangla see the English (migration 0024). */
+  name_bn?: string | null;
   slug: string;
   parent_id: number | null;
   sort_order: number;
@@ -27,6 +30,9 @@ export interface ProductsTable {
   slug: string;
   model_code: string | null;
   description: string;
+  /** The title and description in Bangla, when entered; null: the English (migration 0024). */
+  title_bn?: string | null;
+  description_bn?: string | null;
   /** 'single' or 'bundle' */
   kind: string;
   primary_category_id: number;
@@ -139,6 +145,9 @@ export interface CmsContentTable {
   title: string;
   slug: string;
   body: string;
+  /** The title and body in Bangla, when entered; null: the English (migration 0024). */
+  title_bn?: string | null;
+  body_bn?: string | null;
   /** JSON object, such as { image, hasCampaign, link } */
   fields: string;
   sort_order: number;
@@ -264,6 +273,8 @@ export interface EmailSubscriptionsTable {
   unsubscribed_at: string | null;
   /** Who stopped it: 'link' (the subscriber's own) or 'staff'. */
   unsubscribed_by: 'link' | 'staff' | null;
+  /** The language the address subscribed in, for the mails it receives (migration 0025). */
+  locale: Generated<Locale>;
 }
 
 export interface ContactMessagesTable {
@@ -280,6 +291,8 @@ export interface ContactMessagesTable {
   read_at: string | null;
   /** Last answered from the back office. */
   answered_at: string | null;
+  /** The language the sender wrote from: the shop's answer is framed in it (migration 0025). */
+  locale: Generated<Locale>;
 }
 
 export interface CustomersTable {
@@ -303,6 +316,8 @@ export interface CustomersTable {
   /** Staff blocked this customer's sign-in (their orders stay). */
   blocked_at: string | null;
   blocked_reason: string | null;
+  /** The language the customer last used the shop in, for their mails (migration 0025). */
+  locale: Generated<Locale>;
 }
 
 export interface CustomerSessionsTable {
@@ -480,6 +495,8 @@ export interface SalesTable {
   cod_collected_at: string | null;
   /** The staff member who recorded the cash. */
   cod_collected_by: string | null;
+  /** The language the sale was placed in: every mail about it is written in it (migration 0025). */
+  locale: Generated<Locale>;
 }
 
 export interface SaleLinesTable {
@@ -649,8 +666,12 @@ export interface SandboxPaymentSessionsTable {
 export interface ProductSearchTable {
   product_id: number;
   title: string;
+  /** The Bangla title, or null when the product has none (migration 0024). */
+  title_bn: string | null;
   slug: string;
   model_code: string | null;
+  /** The model code as upper-case letters and digits (packages/shared modelKey): 'DFL2040'. */
+  model_key: string | null;
   kind: string;
   primary_category_id: number;
   image_url: string | null;

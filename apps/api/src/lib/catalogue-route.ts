@@ -1,11 +1,19 @@
+import { type Locale, localeFromCookie } from '@storefront/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { BusyError } from './errors.ts';
 import { type HttpCaching, sendRead } from './read-cache.ts';
 
+/** The language an API request reads the catalogue in: its `lang` cookie, else English (docs/decisions/0038). */
+export function requestLang(request: FastifyRequest): Locale {
+  return localeFromCookie(request.headers.cookie) ?? 'en';
+}
+
 /**
  * A catalogue read answered through the read cache (docs/decisions/0007), keyed by the
- * route and its parsed input (so `{}` and `{"page":1}` share one entry).
+ * route, its parsed input (so `{}` and `{"page":1}` share one entry) and the language of
+ * the request's `lang` cookie: `produce` receives it, and an answer that carries catalogue
+ * texts (`localized`) says that it varies with the cookie.
  */
 export function cachedRead<S extends z.ZodType>(
   app: FastifyInstance,
@@ -13,12 +21,14 @@ export function cachedRead<S extends z.ZodType>(
   reply: FastifyReply,
   schema: S,
   http: HttpCaching,
-  produce: () => Promise<z.input<S>>,
-  opts: { cache?: boolean } = {},
+  produce: (lang: Locale) => Promise<z.input<S>>,
+  opts: { cache?: boolean; localized?: boolean } = {},
 ) {
   const input = request.method === 'GET' ? request.query : request.body;
-  const key = `${request.method} ${request.routeOptions.url} ${JSON.stringify(input ?? null)}`;
-  return sendRead(request, reply, { cache: opts.cache === false ? null : app.readCache, key, schema, http, produce });
+  const lang = opts.localized ? requestLang(request) : 'en';
+  const key = `${request.method} ${request.routeOptions.url} ${lang} ${JSON.stringify(input ?? null)}`;
+  if (opts.localized) reply.header('vary', 'Cookie');
+  return sendRead(request, reply, { cache: opts.cache === false ? null : app.readCache, key, schema, http, produce: () => produce(lang) });
 }
 
 /**

@@ -1,4 +1,6 @@
 import {
+  type Locale,
+  localeOf,
   PAGE_SIZE,
   type ShopReads,
   type TCategory,
@@ -49,6 +51,9 @@ import { countItems as wishlistCount } from '../modules/wishlists/wishlists.repo
 // (docs/decisions/0029): the same service functions the routes call, with the routes'
 // input schemas, in this process. What the header and footer of every page show is
 // computed once and kept (ShellMemo) until the catalogue changes or SHELL_CACHE_MS passes.
+// Catalogue texts come in the page's language (docs/decisions/0038): the Bangla title, name,
+// description or body where one was entered, the English otherwise; the shell is kept per
+// language.
 
 interface Shell {
   settings: Record<string, string>;
@@ -60,36 +65,36 @@ interface Shell {
 
 /** The shell data, computed by one caller while the others wait for the same answer. */
 export class ShellMemo {
-  private value: { at: number; generation: number; promise: Promise<Shell> } | null = null;
+  private readonly values = new Map<Locale, { at: number; generation: number; promise: Promise<Shell> }>();
 
   constructor(private readonly app: FastifyInstance) {}
 
-  get(): Promise<Shell> {
+  get(lang: Locale = 'en'): Promise<Shell> {
     const ttl = this.app.config.shellCacheMs;
     const now = Date.now();
     const generation = this.app.readCache.generation;
-    const v = this.value;
+    const v = this.values.get(lang);
     if (v && ttl > 0 && now - v.at < ttl && v.generation === generation) return v.promise;
-    const promise = computeShell(this.app);
+    const promise = computeShell(this.app, lang);
     if (ttl > 0) {
-      this.value = { at: now, generation, promise };
+      this.values.set(lang, { at: now, generation, promise });
       // A failure is not kept: the next page tries again.
       promise.catch(() => {
-        if (this.value?.promise === promise) this.value = null;
+        if (this.values.get(lang)?.promise === promise) this.values.delete(lang);
       });
     }
     return promise;
   }
 }
 
-async function computeShell(app: FastifyInstance): Promise<Shell> {
+async function computeShell(app: FastifyInstance, lang: Locale): Promise<Shell> {
   const db = app.db.kysely;
   const [settings, categories, currencies, discounts, zones] = await Promise.all([
     siteSettings(db),
     (async () => {
       const all: TCategory[] = [];
       for (let page = 1; page <= 40; page++) {
-        const res = await searchCategories(db, ZSearchRequest.parse({ page, size: PAGE_SIZE.category }));
+        const res = await searchCategories(db, ZSearchRequest.parse({ page, size: PAGE_SIZE.category }), lang);
         all.push(...res.list);
         if (!res.nextPageToken) break;
       }
@@ -123,6 +128,8 @@ function parsed<T>(schema: { safeParse(v: unknown): { success: true; data: T } |
 export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRequest): ShopReads {
   const db = app.db.kysely;
   const dialect = app.db.dialect;
+  // The page's language, as WebLoadContext.lang decides it: `?lang=`, else the cookie.
+  const lang = localeOf(req.url, req.headers.cookie);
   let customer: Promise<{ customerId: number } | null> | undefined;
   const signedIn = () => {
     customer ??= (async () => {
@@ -143,11 +150,11 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
     };
   };
   return {
-    siteSettings: async () => (await shell.get()).settings,
-    allCategories: async () => (await shell.get()).categories,
-    currencies: async () => (await shell.get()).currencies,
-    discountsInForce: async () => (await shell.get()).discounts,
-    deliveryZones: async () => (await shell.get()).deliveryZones,
+    siteSettings: async () => (await shell.get(lang)).settings,
+    allCategories: async () => (await shell.get(lang)).categories,
+    currencies: async () => (await shell.get(lang)).currencies,
+    discountsInForce: async () => (await shell.get(lang)).discounts,
+    deliveryZones: async () => (await shell.get(lang)).deliveryZones,
     async shopper() {
       const s = await signedIn();
       if (!s) return null;
@@ -155,13 +162,13 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
       return { customer: c, wishlistCount: count };
     },
     options: () => options(db),
-    searchItems: (body, mode) => searchItems(db, dialect, parsed(ZItemSearchRequest, body), mode),
+    searchItems: (body, mode) => searchItems(db, dialect, parsed(ZItemSearchRequest, body), mode, { lang }),
     async item(input) {
       const by = parsed(ZItemLookup, input);
       if ([by.id, by.slug, by.code].filter((v) => v !== undefined).length !== 1) {
         throw badRequest('Give exactly one of id, slug or code', { id: 'exactly one of id, slug or code' });
       }
-      return itemDetails(db, { ...by, code: by.code?.trim().toUpperCase() });
+      return itemDetails(db, { ...by, code: by.code?.trim().toUpperCase() }, lang);
     },
     async slugRedirect(slug) {
       return (await slugRedirect(db, slug.slice(0, 200)))?.slug ?? null;
@@ -171,21 +178,21 @@ export function shopReads(app: FastifyInstance, shell: ShellMemo, req: FastifyRe
       if ([by.id, by.slug, by.code].filter((v) => v !== undefined).length !== 1) {
         throw badRequest('Give exactly one of id, slug or code', { id: 'exactly one of id, slug or code' });
       }
-      return productPage(db, { ...by, code: by.code?.trim().toUpperCase() }, { size: relatedSize });
+      return productPage(db, { ...by, code: by.code?.trim().toUpperCase() }, { size: relatedSize }, lang);
     },
-    itemContent: (id) => itemContent(db, id),
-    itemBullets: (id) => itemBullets(db, id),
-    itemArticles: (id) => itemArticles(db, id),
+    itemContent: (id) => itemContent(db, id, lang),
+    itemBullets: (id) => itemBullets(db, id, lang),
+    itemArticles: (id) => itemArticles(db, id, lang),
     variantImages: (id) => variantImages(db, id),
     branches: () => branchList(db),
-    linkedItems: (r) => linkedItems(db, parsed(ZSearchRequest, r)),
-    attachments: (r) => attachments(db, parsed(ZSearchRequest, r)),
-    attributeTexts: () => attributeTexts(db),
+    linkedItems: (r) => linkedItems(db, parsed(ZSearchRequest, r), lang),
+    attachments: (r) => attachments(db, parsed(ZSearchRequest, r), lang),
+    attributeTexts: () => attributeTexts(db, undefined, lang),
     stock: (r) => searchStock(db, parsed(ZSearchRequest, r)),
-    sliders: () => sliders(db),
-    homeContent: (articles) => homeContent(db, articles),
-    siteBullets: () => siteBullets(db),
-    content: (r) => searchContent(db, parsed(ZSearchRequest, r)),
+    sliders: () => sliders(db, lang),
+    homeContent: (articles) => homeContent(db, articles, lang),
+    siteBullets: () => siteBullets(db, lang),
+    content: (r) => searchContent(db, parsed(ZSearchRequest, r), lang),
     sale: async (ref, orderLink) => getSale(orderDeps(app, req.log), await viewer(orderLink), parsed(ZSaleRef, ref)),
     async rememberOrderLink(invoiceId, orderLink) {
       const sale = await saleByInvoice(db, invoiceId.slice(0, 40));

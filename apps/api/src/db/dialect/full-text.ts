@@ -5,7 +5,8 @@ import type { Dialect } from '../database.ts';
 // (docs/decisions/0002, 0006). Both index the same words: product_search holds them already
 // normalised by packages/shared searchText() (lower case, letters and digits only), so the
 // two engines never disagree about where a word starts or ends:
-// - SQLite: an FTS5 table over product_search (external content), unicode61 tokenizer;
+// - SQLite: an FTS5 table over product_search (external content), unicode61 tokenizer
+//   with combining marks as word characters (migration 0024);
 // - PostgreSQL: a generated tsvector column with the 'simple' configuration (no stemming,
 //   no stop words) and a GIN index.
 // Every search word must appear, as a word or the start of one ("sof" finds "sofas").
@@ -17,7 +18,8 @@ import type { Dialect } from '../database.ts';
  */
 export function matchesAllWords(dialect: Dialect, alias: string, words: readonly string[]): Expression<SqlBool> {
   if (!words.length) return sql<SqlBool>`1 = 1`;
-  if (words.some((w) => !/^[\p{L}\p{N}]+$/u.test(w))) throw new Error('search words must be letters and digits only');
+  // Letters, digits and the marks inside a word (Bangla vowel signs: migration 0024).
+  if (words.some((w) => !/^[\p{L}\p{M}\p{N}]+$/u.test(w))) throw new Error('search words must be letters and digits only');
   if (dialect === 'postgres') {
     const query = words.map((w) => `${w}:*`).join(' & ');
     return sql<SqlBool>`${sql.ref(`${alias}.document`)} @@ to_tsquery('simple', ${query})`;

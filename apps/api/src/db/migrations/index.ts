@@ -22,6 +22,8 @@ import * as m0020 from './2026-11-25-0020-content-admin.ts';
 import * as m0021 from './2026-11-25-0021-inbox-and-mail.ts';
 import * as m0022 from './2026-11-25-0022-settings-and-currencies.ts';
 import * as m0023 from './2026-11-25-0023-staff-invites.ts';
+import * as m0024 from './2026-11-27-0024-bangla-catalogue.ts';
+import * as m0025 from './2026-11-27-0025-shopper-language.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -51,4 +53,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0021-inbox-and-mail': m0021,
   '2026-11-25-0022-settings-and-currencies': m0022,
   '2026-11-25-0023-staff-invites': m0023,
+  '2026-11-27-0024-bangla-catalogue': m0024,
+  '2026-11-27-0025-shopper-language': m0025,
 };

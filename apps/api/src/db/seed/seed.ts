@@ -3,6 +3,7 @@ import type { Dialect } from '../database.ts';
 import { lockForTransaction } from '../dialect/locks.ts';
 import { syncSequences } from '../dialect/sequences.ts';
 import type { Database } from '../schema.ts';
+import { BUNDLE_TITLES_BN, CATEGORY_NAMES_BN, CONTENT_BN, PAGES_BN, productDescriptionBn, productTitleBn } from './bangla-data.ts';
 import { BRANCHES, CATEGORY_TREE, type CategorySeed, COLORS, CURRENCIES, MATERIALS, NAMES } from './catalogue-data.ts';
 import { KVPS, PAGES } from './site-data.ts';
 import { CATALOGUE_CONTENT } from './catalogue-content.ts';
@@ -58,6 +59,7 @@ async function seedCategories(db: Kysely<Database>): Promise<Leaf[]> {
         .insertInto('categories')
         .values({
           name: n.name,
+          name_bn: CATEGORY_NAMES_BN[n.slug] ?? null,
           slug: n.slug,
           parent_id: parentId,
           sort_order: order++,
@@ -160,7 +162,11 @@ async function seedReferenceData(db: Kysely<Database>) {
       sort_order: 0,
     },
     ...CATALOGUE_CONTENT,
-  ].map((c) => ({ ...c, created_at: ts, updated_at: ts }));
+  ].map((c) => {
+    // The Bangla versions written so far (docs/decisions/0038); the rest show in English.
+    const bn = c.type === 'page' ? PAGES_BN[c.slug] : CONTENT_BN[c.slug];
+    return { ...c, title_bn: bn?.title ?? null, body_bn: bn?.body ?? null, created_at: ts, updated_at: ts };
+  });
   await db.insertInto('cms_content').values(content).execute();
 }
 
@@ -206,18 +212,24 @@ async function seedProducts(db: Kysely<Database>, leaves: Leaf[], count: number,
       const id = startId + i;
       const leaf = leaves[i % leaves.length];
       const s = leaf.seed;
-      const name = `${r.pick(NAMES)} ${r.pick(MATERIALS)} ${r.pick(s.nouns ?? [s.name])}`;
+      // Picked in the same order as ever, so the demo catalogue stays the same.
+      const [first, material, noun] = [r.pick(NAMES), r.pick(MATERIALS), r.pick(s.nouns ?? [s.name])];
+      const name = `${first} ${material} ${noun}`;
+      const nameBn = productTitleBn(first, material, noun);
       const line = r.next() < 0.5 ? 'AFL' : 'DFL';
       const model = `${line}-${1000 + id}`;
       const ageDays = r.int(0, 400);
       const [minP, maxP] = s.price ?? [10000, 50000];
       const basePrice = Math.round(r.int(minP, maxP) / 100) * 100;
+      const wood = r.pick(MATERIALS);
       products.push({
         id,
         title: name,
+        title_bn: nameBn,
+        description_bn: nameBn ? productDescriptionBn(nameBn, wood, model) : null,
         slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${model.toLowerCase()}`,
         model_code: model,
-        description: `The ${name} is built in our Gazipur factory from seasoned ${r.pick(MATERIALS).toLowerCase()} and finished by hand. Model ${model}. Delivered and assembled by our own team, with a five-year frame warranty.`,
+        description: `The ${name} is built in our Gazipur factory from seasoned ${wood.toLowerCase()} and finished by hand. Model ${model}. Delivered and assembled by our own team, with a five-year frame warranty.`,
         kind: 'single',
         primary_category_id: leaf.id,
         is_new_arrival: ageDays < 45 ? 1 : 0,
@@ -293,6 +305,7 @@ async function seedBundles(db: Kysely<Database>, leaves: Leaf[]) {
       .insertInto('products')
       .values({
         title: set.title,
+        title_bn: BUNDLE_TITLES_BN[set.title] ?? null,
         slug: set.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
         model_code: code,
         description: `${set.title}: ${parts.length} pieces chosen to go together, for less than buying them one by one.`,

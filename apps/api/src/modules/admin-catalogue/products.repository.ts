@@ -38,6 +38,8 @@ export async function productPage(db: Db, q: TAdminProductFilter, lowStock: numb
     base = base.where((eb) =>
       eb.or([
         eb(sql`lower(p.title)`, 'like', sql`${like} escape '\\'`),
+        // Staff find a product by its Bangla title too (docs/decisions/0038).
+        eb(sql`coalesce(p.title_bn, '')`, 'like', sql`${like} escape '\\'`),
         eb(sql`lower(coalesce(p.model_code, ''))`, 'like', sql`${like} escape '\\'`),
         eb.exists(
           eb.selectFrom('skus as sq').select('sq.id').whereRef('sq.product_id', '=', 'p.id').where(sql`lower(sq.code)`, 'like', sql`${like} escape '\\'`),
@@ -121,9 +123,11 @@ export function productRow(db: Db, id: number) {
     .select([
       'id',
       'title',
+      'title_bn',
       'slug',
       'model_code',
       'description',
+      'description_bn',
       'kind',
       'primary_category_id',
       'is_new_arrival',

@@ -87,9 +87,11 @@ export class AdminCatalogueService {
     return {
       id: p.id,
       title: p.title,
+      titleBn: p.title_bn ?? null,
       slug: p.slug,
       modelCode: p.model_code,
       description: p.description,
+      descriptionBn: p.description_bn ?? null,
       kind: p.kind === 'bundle' ? 'bundle' : 'single',
       categoryIds: parts.categories.map((c) => c.category_id),
       primaryCategoryId: p.primary_category_id,
@@ -264,9 +266,11 @@ export class AdminCatalogueService {
     return this.create(
       {
         title: `Copy of ${source.title}`.slice(0, 200),
+        titleBn: source.titleBn,
         slug,
         modelCode,
         description: source.description,
+        descriptionBn: source.descriptionBn,
         kind: source.kind,
         categoryIds: source.categoryIds,
         primaryCategoryId: source.primaryCategoryId,
@@ -626,6 +630,10 @@ function productColumns(input: Input) {
     slug: input.slug,
     model_code: input.modelCode?.trim() || null,
     description: input.description,
+    // An empty Bangla text is none: shoppers reading Bangla see the English; a text left
+    // out of the request stays as it was (docs/decisions/0038).
+    ...(input.titleBn !== undefined && { title_bn: input.titleBn?.trim() || null }),
+    ...(input.descriptionBn !== undefined && { description_bn: input.descriptionBn?.trim() ? input.descriptionBn : null }),
     kind: input.kind,
     primary_category_id: input.primaryCategoryId,
     is_new_arrival: input.isNewArrival ? 1 : 0,

@@ -63,7 +63,7 @@ export class AdminTaxonomyService {
     const [rows, counts] = await Promise.all([
       db
         .selectFrom('categories')
-        .select(['id', 'name', 'slug', 'parent_id', 'sort_order', 'image_url', 'banner_url', 'version'])
+        .select(['id', 'name', 'name_bn', 'slug', 'parent_id', 'sort_order', 'image_url', 'banner_url', 'version'])
         .orderBy('sort_order')
         .orderBy('id')
         .execute(),
@@ -81,6 +81,7 @@ export class AdminTaxonomyService {
         out.push({
           id: c.id,
           name: c.name,
+          nameBn: c.name_bn ?? null,
           slug: c.slug,
           parentId: c.parent_id,
           depth,
@@ -136,6 +137,7 @@ export class AdminTaxonomyService {
         .insertInto('categories')
         .values({
           name: input.name.trim(),
+          name_bn: input.nameBn?.trim() || null,
           slug: input.slug,
           parent_id: input.parentId,
           sort_order: Number(last?.m ?? 0) + 1,
@@ -161,7 +163,15 @@ export class AdminTaxonomyService {
       if (before.version !== input.version) throw staleEdit('category');
       await trx
         .updateTable('categories')
-        .set({ name: input.name.trim(), slug: input.slug, image_url: input.imageUrl || null, banner_url: input.bannerUrl || null, version: input.version + 1 })
+        .set({
+          name: input.name.trim(),
+          // Left out of the request: the Bangla name stays as it was (docs/decisions/0038).
+          ...(input.nameBn !== undefined && { name_bn: input.nameBn?.trim() || null }),
+          slug: input.slug,
+          image_url: input.imageUrl || null,
+          banner_url: input.bannerUrl || null,
+          version: input.version + 1,
+        })
         .where('id', '=', id)
         .execute();
       const after = (await this.categories(trx)).find((c) => c.id === id) as TAdminCategory;

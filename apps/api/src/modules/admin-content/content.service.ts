@@ -39,8 +39,10 @@ export function toAdminContent(r: Row, now = new Date()): TAdminContentItem {
     id: r.id,
     type: r.type,
     title: r.title,
+    titleBn: r.title_bn ?? null,
     slug: r.slug,
     body: r.body,
+    bodyBn: r.body_bn ?? null,
     fields: parseFields(r.fields),
     sortOrder: r.sort_order,
     active: Number(r.active) === 1,
@@ -57,8 +59,10 @@ export function toAdminContent(r: Row, now = new Date()): TAdminContentItem {
 const snapshot = (c: TAdminContentItem) => ({
   type: c.type,
   title: c.title,
+  titleBn: c.titleBn,
   slug: c.slug,
   body: c.body,
+  bodyBn: c.bodyBn,
   fields: c.fields,
   sortOrder: c.sortOrder,
   active: c.active,
@@ -92,7 +96,7 @@ async function checked(db: Q, input: TContentInput, id: number | null) {
     const [first] = Object.values(result.fields);
     throw new ApiError('validation_error', first, result.fields);
   }
-  const { title, body, fields } = result.value;
+  const { title, body, titleBn, bodyBn, fields } = result.value;
   let slug = (input.slug ?? '').trim();
   if (input.type === 'page') {
     if (!(STATIC_PAGE_SLUGS as readonly string[]).includes(slug)) {
@@ -113,6 +117,9 @@ async function checked(db: Q, input: TContentInput, id: number | null) {
     title,
     slug,
     body,
+    // Left out of the request: the Bangla versions stay as they are (docs/decisions/0038).
+    ...(titleBn !== undefined && { title_bn: titleBn }),
+    ...(bodyBn !== undefined && { body_bn: bodyBn }),
     fields: JSON.stringify(fields),
     active: scheduled ? (input.active ? 1 : 0) : 1,
     shown_from: scheduled ? utc(input.shownFrom) : null,

@@ -7,7 +7,7 @@ import { liveContent } from '../site/site.repository.ts';
 type Db = Kysely<Database>;
 
 export function categoriesQuery(db: Db) {
-  return db.selectFrom('categories').select(['id', 'name', 'slug', 'parent_id', 'sort_order', 'image_url', 'banner_url', 'options']);
+  return db.selectFrom('categories').select(['id', 'name', 'name_bn', 'slug', 'parent_id', 'sort_order', 'image_url', 'banner_url', 'options']);
 }
 
 export function allCategories(db: Db) {
@@ -16,15 +16,15 @@ export function allCategories(db: Db) {
 
 /** The top-level categories, as listing facets offer them. */
 export async function topCategories(db: Db) {
-  const rows = await db.selectFrom('categories').select(['id', 'name']).where('parent_id', 'is', null).orderBy('sort_order').orderBy('id').execute();
-  return rows.map((c) => ({ id: c.id, name: c.name }));
+  const rows = await db.selectFrom('categories').select(['id', 'name', 'name_bn']).where('parent_id', 'is', null).orderBy('sort_order').orderBy('id').execute();
+  return rows.map((c) => ({ id: c.id, name: c.name, name_bn: c.name_bn ?? null }));
 }
 
 export function childrenOf(db: Db, parentIds: number[]) {
   if (!parentIds.length) return Promise.resolve([]);
   return db
     .selectFrom('categories')
-    .select(['id', 'name', 'slug', 'sort_order', 'parent_id'])
+    .select(['id', 'name', 'name_bn', 'slug', 'sort_order', 'parent_id'])
     .where('parent_id', 'in', parentIds)
     .orderBy('sort_order')
     .orderBy('id')
@@ -34,9 +34,11 @@ export function childrenOf(db: Db, parentIds: number[]) {
 const PRODUCT_COLUMNS = [
   'id',
   'title',
+  'title_bn',
   'slug',
   'model_code',
   'description',
+  'description_bn',
   'kind',
   'primary_category_id',
   'is_new_arrival',
@@ -66,7 +68,7 @@ export function productCategories(db: Db, productId: number) {
   return db
     .selectFrom('product_categories as pc')
     .innerJoin('categories as c', 'c.id', 'pc.category_id')
-    .select(['c.id', 'c.name', 'c.slug', 'c.parent_id'])
+    .select(['c.id', 'c.name', 'c.name_bn', 'c.slug', 'c.parent_id'])
     .where('pc.product_id', '=', productId)
     .execute();
 }
@@ -142,6 +144,7 @@ export function bundleParts(db: Db, bundleIds: number[]) {
       's.discounted_sales_price',
       'p.id as product_id',
       'p.title',
+      'p.title_bn',
       'p.slug',
     ])
     .where('b.bundle_product_id', 'in', bundleIds)
@@ -151,7 +154,7 @@ export function bundleParts(db: Db, bundleIds: number[]) {
 }
 
 export function bundleProducts(db: Db, id?: number) {
-  let q = db.selectFrom('products').select(['id', 'title', 'slug', 'model_code']).where('kind', '=', 'bundle').where('status', '=', 'published');
+  let q = db.selectFrom('products').select(['id', 'title', 'title_bn', 'slug', 'model_code']).where('kind', '=', 'bundle').where('status', '=', 'published');
   if (id !== undefined) q = q.where('id', '=', id);
   return q.orderBy('id').limit(100).execute();
 }
@@ -201,7 +204,7 @@ export function stockQuery(db: Db) {
 export function cmsOfType(db: Db, types: string[]) {
   return db
     .selectFrom('cms_content')
-    .select(['id', 'type', 'title', 'slug', 'body', 'fields', 'sort_order', 'updated_at'])
+    .select(['id', 'type', 'title', 'title_bn', 'slug', 'body', 'body_bn', 'fields', 'sort_order', 'updated_at'])
     .where('type', 'in', types)
     .where(liveContent())
     .orderBy('sort_order')
@@ -210,7 +213,7 @@ export function cmsOfType(db: Db, types: string[]) {
 }
 
 export function productsWithModel(db: Db) {
-  return db.selectFrom('products').select(['id', 'model_url', 'title']).where('model_url', 'is not', null).where('status', '=', 'published');
+  return db.selectFrom('products').select(['id', 'model_url', 'title', 'title_bn']).where('model_url', 'is not', null).where('status', '=', 'published');
 }
 
 export function sitemapProducts(db: Db, offset: number, limit: number) {

@@ -1,4 +1,5 @@
 import type {
+  Locale,
   TAttachment,
   TAttribute,
   TBranch,
@@ -23,6 +24,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { integerField, pagedSearch, textField } from '../../lib/paging.ts';
 import { toContentItem } from '../site/site.service.ts';
 import * as repo from './catalogue.repository.ts';
+import { localName, localText } from './localized.ts';
 import { relatedItems } from './search.repository.ts';
 import { toCards } from './search.service.ts';
 
@@ -40,7 +42,7 @@ function parseOptions(raw: string): TCategory['options'] {
 // ---- categories ---------------------------------------------------------------------------
 
 /** POST /api/categories/search: the tree as a paged list, each with its direct children. */
-export async function searchCategories(db: Db, req: TSearchRequest): Promise<TPage<TCategory>> {
+export async function searchCategories(db: Db, req: TSearchRequest, lang: Locale = 'en'): Promise<TPage<TCategory>> {
   const page = await pagedSearch(repo.categoriesQuery(db), req, {
     filter: { id: integerField('id'), parentId: integerField('parent_id'), name: textField('name'), slug: textField('slug') },
     sort: { sortOrder: 'sort_order', name: 'name', id: 'id', parentId: 'parent_id' },
@@ -54,14 +56,14 @@ export async function searchCategories(db: Db, req: TSearchRequest): Promise<TPa
     ...page,
     list: page.list.map((c) => ({
       id: c.id,
-      name: c.name,
+      name: localName(c, lang),
       slug: c.slug,
       parentId: c.parent_id,
       sortOrder: c.sort_order,
       img: c.image_url,
       extras: { shop_banner_image_url: c.banner_url },
       options: parseOptions(c.options),
-      children: children.filter((k) => k.parent_id === c.id).map((k) => ({ id: k.id, name: k.name, slug: k.slug, sortOrder: k.sort_order })),
+      children: children.filter((k) => k.parent_id === c.id).map((k) => ({ id: k.id, name: localName(k, lang), slug: k.slug, sortOrder: k.sort_order })),
     })),
   };
 }
@@ -90,7 +92,7 @@ async function skusWithValues(
   return out;
 }
 
-async function bundleDetails(db: Db, bundleIds: number[]): Promise<Map<number, TProductDetails['skuDetails']>> {
+async function bundleDetails(db: Db, bundleIds: number[], lang: Locale): Promise<Map<number, TProductDetails['skuDetails']>> {
   const parts = await repo.bundleParts(db, bundleIds);
   const skus = await skusWithValues(
     db,
@@ -109,7 +111,7 @@ async function bundleDetails(db: Db, bundleIds: number[]): Promise<Map<number, T
       salesPrice: sku.salesPrice,
       discountedSalesPrice: sku.discountedSalesPrice,
       attributeValues: sku.attributeValues,
-      product: { id: p.product_id, title: p.title, slug: p.slug, image: imageOf.get(p.product_id) ?? null },
+      product: { id: p.product_id, title: localText(p.title, p.title_bn, lang), slug: p.slug, image: imageOf.get(p.product_id) ?? null },
     });
     out.set(p.bundle_product_id, list);
   }
@@ -117,7 +119,7 @@ async function bundleDetails(db: Db, bundleIds: number[]): Promise<Map<number, T
 }
 
 /** GET /api/v3/items/joined: the product by id, slug or model code, with skus, images, categories. */
-export async function itemDetails(db: Db, by: { id?: number; slug?: string; code?: string }): Promise<TProductDetails> {
+export async function itemDetails(db: Db, by: { id?: number; slug?: string; code?: string }, lang: Locale = 'en'): Promise<TProductDetails> {
   const p = await repo.productBy(db, by);
   if (!p) throw notFound('The product');
   const [cats, images, skuRows] = await Promise.all([repo.productCategories(db, p.id), repo.productImages(db, p.id), repo.skusOfProducts(db, [p.id])]);
@@ -127,18 +129,18 @@ export async function itemDetails(db: Db, by: { id?: number; slug?: string; code
   const path: typeof cats = [];
   for (let c = byId.get(p.primary_category_id); c && path.length < 20; c = c.parent_id == null ? undefined : byId.get(c.parent_id)) path.push(c);
   for (const c of cats) if (!path.includes(c)) path.push(c);
-  const parts = p.kind === 'bundle' ? ((await bundleDetails(db, [p.id])).get(p.id) ?? []) : [];
+  const parts = p.kind === 'bundle' ? ((await bundleDetails(db, [p.id], lang)).get(p.id) ?? []) : [];
   return {
     id: p.id,
-    title: p.title,
+    title: localText(p.title, p.title_bn, lang),
     slug: p.slug,
     modelCode: p.model_code,
-    description: p.description,
+    description: localText(p.description, p.description_bn, lang),
     kind: p.kind === 'bundle' ? 'bundle' : 'single',
     modelUrl: p.model_url,
     isNewArrival: p.is_new_arrival === 1,
     createdAt: p.created_at,
-    categories: path.map((c) => ({ id: c.id, name: c.name, slug: c.slug, parentId: c.parent_id })),
+    categories: path.map((c) => ({ id: c.id, name: localName(c, lang), slug: c.slug, parentId: c.parent_id })),
     categoryIds: path.map((c) => c.id),
     image: images[0]?.url ?? null,
     images: images.map((i) => ({ url: i.url, alt: i.alt, variantValue: i.variant_value ?? null })),
@@ -148,8 +150,8 @@ export async function itemDetails(db: Db, by: { id?: number; slug?: string; code
 }
 
 /** GET /api/v2/items/content: the long text of a product and a specification table from its data. */
-export async function itemContent(db: Db, itemId: number): Promise<TItemContent> {
-  return contentOf(await itemDetails(db, { id: itemId }));
+export async function itemContent(db: Db, itemId: number, lang: Locale = 'en'): Promise<TItemContent> {
+  return contentOf(await itemDetails(db, { id: itemId }, lang));
 }
 
 function contentOf(d: TProductDetails): TItemContent {
@@ -170,11 +172,15 @@ function targets(item: TCmsItem): string[] | null {
  * Content for a product's page: items of `type` aimed at one of its categories
  * (fields.categories holds category slugs); with `general`, also items aimed at none.
  */
-async function itemCms(db: Db, itemId: number, type: string, general: boolean): Promise<TCmsItem[]> {
+async function itemCms(db: Db, itemId: number, type: string, general: boolean, lang: Locale): Promise<TCmsItem[]> {
   const p = await repo.productBy(db, { id: itemId });
   if (!p) throw notFound('The product');
   const slugs = (await repo.productCategories(db, itemId)).map((c) => c.slug);
-  return aimedAt(slugs, (await repo.cmsOfType(db, [type])).map(toContentItem), general);
+  return aimedAt(
+    slugs,
+    (await repo.cmsOfType(db, [type])).map((r) => toContentItem(r, lang)),
+    general,
+  );
 }
 
 /** The items aimed at one of these category slugs; with `general`, also those aimed at none. */
@@ -186,8 +192,8 @@ function aimedAt(categorySlugs: string[], items: TCmsItem[], general: boolean): 
   });
 }
 
-export const itemArticles = (db: Db, itemId: number) => itemCms(db, itemId, 'article', false);
-export const itemBullets = (db: Db, itemId: number) => itemCms(db, itemId, 'bullet', true);
+export const itemArticles = (db: Db, itemId: number, lang: Locale = 'en') => itemCms(db, itemId, 'article', false, lang);
+export const itemBullets = (db: Db, itemId: number, lang: Locale = 'en') => itemCms(db, itemId, 'bullet', true, lang);
 
 /** GET /api/items/cms/variants/images: the pictures of each colour (or other variant value). */
 export async function variantImages(db: Db, itemId: number): Promise<TVariantImages> {
@@ -214,20 +220,20 @@ function requireItemId(req: TSearchRequest): number {
 }
 
 /** POST /api/items/linked/search: related products (same category, nearest in price). */
-export async function linkedItems(db: Db, req: TSearchRequest): Promise<TPage<TProductCard>> {
+export async function linkedItems(db: Db, req: TSearchRequest, lang: Locale = 'en'): Promise<TPage<TProductCard>> {
   const itemId = requireItemId(req);
   const rows = await relatedItems(db, itemId, req.page, req.size);
   if (!rows) throw notFound('The product');
   const hasMore = rows.length > req.size;
-  return { list: toCards(hasMore ? rows.slice(0, req.size) : rows), nextPageToken: hasMore ? String(req.page + 1) : '' };
+  return { list: toCards(hasMore ? rows.slice(0, req.size) : rows, lang), nextPageToken: hasMore ? String(req.page + 1) : '' };
 }
 
 /** POST /api/items/attachments/search: files that come with a product (a 3D model today). */
-export async function attachments(db: Db, req: TSearchRequest): Promise<TPage<TAttachment>> {
+export async function attachments(db: Db, req: TSearchRequest, lang: Locale = 'en'): Promise<TPage<TAttachment>> {
   const page = await pagedSearch(repo.productsWithModel(db), req, { filter: { itemId: integerField('id') }, sort: { itemId: 'id' }, tieBreaker: 'id' });
   return {
     ...page,
-    list: page.list.map((p) => modelAttachment(p.id, p.title, p.model_url!)),
+    list: page.list.map((p) => modelAttachment(p.id, localText(p.title, p.title_bn, lang), p.model_url!)),
   };
 }
 
@@ -241,8 +247,8 @@ function modelAttachment(itemId: number, title: string, url: string): TAttachmen
  * variant pictures, stock, the branches, related items, attachments and the attributes'
  * help texts answer, derived from one read of the product (docs/decisions/0029).
  */
-export async function productPage(db: Db, by: { id?: number; slug?: string; code?: string }, related: { size: number }) {
-  const item = await itemDetails(db, by);
+export async function productPage(db: Db, by: { id?: number; slug?: string; code?: string }, related: { size: number }, lang: Locale = 'en') {
+  const item = await itemDetails(db, by, lang);
   const [cms, stock, branches, relatedRows] = await Promise.all([
     repo.cmsOfType(db, ['bullet', 'article', 'attr-text']),
     repo.stockQuery(db).where('stock.itemId', '=', item.id).orderBy('stock.rowKey').limit(2000).execute(),
@@ -250,7 +256,7 @@ export async function productPage(db: Db, by: { id?: number; slug?: string; code
     // A page that streams its related items reads them apart (size 0 here).
     related.size > 0 ? relatedItems(db, item.id, 1, related.size) : null,
   ]);
-  const content = cms.map(toContentItem);
+  const content = cms.map((r) => toContentItem(r, lang));
   const slugs = item.categories.map((c) => c.slug);
   const rows = (relatedRows ?? []).slice(0, related.size);
   return {
@@ -269,24 +275,24 @@ export async function productPage(db: Db, by: { id?: number; slug?: string; code
     variants: variantImagesOf(item),
     stock: stock.map(toStockRow),
     branches,
-    related: rows.length ? toCards(rows) : [],
+    related: rows.length ? toCards(rows, lang) : [],
     attachments: item.modelUrl ? [modelAttachment(item.id, item.title, item.modelUrl)] : [],
     helpTexts: content.filter((c) => c.type === 'attr-text'),
   };
 }
 
 /** GET /api/bundles/joined: sets sold as one line, with their parts (spec §3 skuDetails). */
-export async function bundles(db: Db, id?: number): Promise<TBundle[]> {
+export async function bundles(db: Db, id?: number, lang: Locale = 'en'): Promise<TBundle[]> {
   const rows = await repo.bundleProducts(db, id);
   const ids = rows.map((r) => r.id);
-  const [parts, skus, images] = await Promise.all([bundleDetails(db, ids), repo.skusOfProducts(db, ids), repo.firstImages(db, ids)]);
+  const [parts, skus, images] = await Promise.all([bundleDetails(db, ids, lang), repo.skusOfProducts(db, ids), repo.firstImages(db, ids)]);
   const out: TBundle[] = [];
   for (const r of rows) {
     const sku = skus.find((s) => s.product_id === r.id);
     if (!sku) continue;
     out.push({
       id: r.id,
-      title: r.title,
+      title: localText(r.title, r.title_bn, lang),
       slug: r.slug,
       modelCode: r.model_code,
       image: images.find((i) => i.product_id === r.id)?.url ?? null,
@@ -364,8 +370,8 @@ export async function options(db: Db): Promise<TOption[]> {
 // ---- site content used by the catalogue's screens --------------------------------------------
 
 /** GET /api/cms/sliders/images: the home carousel. Links are kept only when they stay on the site. */
-export async function sliders(db: Db): Promise<TSlide[]> {
-  return toSlides((await repo.cmsOfType(db, ['slider'])).map(toContentItem));
+export async function sliders(db: Db, lang: Locale = 'en'): Promise<TSlide[]> {
+  return toSlides((await repo.cmsOfType(db, ['slider'])).map((r) => toContentItem(r, lang)));
 }
 
 function toSlides(items: TCmsItem[]): TSlide[] {
@@ -378,8 +384,8 @@ function toSlides(items: TCmsItem[]): TSlide[] {
 }
 
 /** GET /api/cms/bullets: the shop's selling points (those not aimed at categories). */
-export async function siteBullets(db: Db): Promise<TCmsItem[]> {
-  return (await repo.cmsOfType(db, ['bullet'])).map(toContentItem).filter((b) => targets(b) === null);
+export async function siteBullets(db: Db, lang: Locale = 'en'): Promise<TCmsItem[]> {
+  return (await repo.cmsOfType(db, ['bullet'])).map((r) => toContentItem(r, lang)).filter((b) => targets(b) === null);
 }
 
 /**
@@ -387,8 +393,8 @@ export async function siteBullets(db: Db): Promise<TCmsItem[]> {
  * GET /api/cms/sliders/images), the selling points (as GET /api/cms/bullets) and the first
  * `articles` articles in their order (as POST /api/cms/articles/search by type).
  */
-export async function homeContent(db: Db, articles: number) {
-  const items = (await repo.cmsOfType(db, ['slider', 'bullet', 'article'])).map(toContentItem);
+export async function homeContent(db: Db, articles: number, lang: Locale = 'en') {
+  const items = (await repo.cmsOfType(db, ['slider', 'bullet', 'article'])).map((r) => toContentItem(r, lang));
   return {
     slides: toSlides(items.filter((i) => i.type === 'slider')),
     bullets: items.filter((i) => i.type === 'bullet' && targets(i) === null),
@@ -397,8 +403,8 @@ export async function homeContent(db: Db, articles: number) {
 }
 
 /** GET /api/cms/attrs/text: help texts for attributes (a size guide…), by attribute name in slug. */
-export async function attributeTexts(db: Db, attribute?: string): Promise<TCmsItem[]> {
-  const items = (await repo.cmsOfType(db, ['attr-text'])).map(toContentItem);
+export async function attributeTexts(db: Db, attribute?: string, lang: Locale = 'en'): Promise<TCmsItem[]> {
+  const items = (await repo.cmsOfType(db, ['attr-text'])).map((r) => toContentItem(r, lang));
   return attribute ? items.filter((i) => i.slug === attribute) : items;
 }
 

@@ -1,4 +1,4 @@
-import { priceSku, searchText, type TGlobalDiscount } from '@storefront/shared';
+import { modelKey, priceSku, searchText, type TGlobalDiscount } from '@storefront/shared';
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { refreshFullTextIndex } from '../../db/dialect/full-text.ts';
@@ -297,7 +297,10 @@ type FacetValue = { attribute_id: number; value: string; display_label: string }
 type Pick = { from: number; to: number } | number[];
 
 async function namesOf(db: Kysely<Database>) {
-  const categories = new Map((await db.selectFrom('categories').select(['id', 'name']).execute()).map((c) => [c.id, c.name]));
+  // A category is found by its name in either language (docs/decisions/0038).
+  const categories = new Map(
+    (await db.selectFrom('categories').select(['id', 'name', 'name_bn']).execute()).map((c) => [c.id, c.name_bn ? `${c.name} ${c.name_bn}` : c.name]),
+  );
   const attributes = new Map((await db.selectFrom('attributes').select(['id', 'name']).execute()).map((a) => [a.id, a.name]));
   return { categories, attributes };
 }
@@ -318,7 +321,7 @@ async function indexProducts(trx: Kysely<Database>, ctx: IndexContext, pick: Pic
   const tallies: { categoryIds: number[]; price: number; values: FacetValue[] }[] = [];
   const products = await trx
     .selectFrom('products')
-    .select(['id', 'title', 'slug', 'model_code', 'kind', 'primary_category_id', 'is_new_arrival', 'created_at'])
+    .select(['id', 'title', 'title_bn', 'slug', 'model_code', 'kind', 'primary_category_id', 'is_new_arrival', 'created_at'])
     .where(idFilter(pick, 'id'))
     // Drafts and archived products never reach shoppers.
     .where('status', '=', 'published')
@@ -390,8 +393,10 @@ async function indexProducts(trx: Kysely<Database>, ctx: IndexContext, pick: Pic
     rows.push({
       product_id: p.id,
       title: p.title,
+      title_bn: p.title_bn || null,
       slug: p.slug,
       model_code: p.model_code,
+      model_key: p.model_code ? modelKey(p.model_code) || null : null,
       kind: p.kind,
       primary_category_id: p.primary_category_id,
       image_url: img?.url ?? null,
@@ -406,9 +411,11 @@ async function indexProducts(trx: Kysely<Database>, ctx: IndexContext, pick: Pic
       colors: JSON.stringify(colors),
       category_ids: JSON.stringify([...new Set(categoryIds)].sort((a, b) => a - b)),
       created_at: p.created_at,
-      title_text: searchText(p.title),
-      // The model code and the codes of its skus ("AFL-1021-GRE-1").
-      model_text: searchText([p.model_code ?? '', ...own.map((s) => s.code)].join(' ')),
+      // Both titles: a shopper finds the product in either language (docs/decisions/0038).
+      title_text: searchText(p.title_bn ? `${p.title} ${p.title_bn}` : p.title),
+      // The model code and the codes of its skus ("AFL-1021-GRE-1"), and the code run
+      // together ("afl1021"), as shoppers also type it.
+      model_text: searchText([p.model_code ?? '', ...own.map((s) => s.code), p.model_code ? modelKey(p.model_code) : ''].join(' ')),
       category_text: searchText(catNames),
       attribute_text: searchText([...new Set(vals.map((v) => v.display_label))].join(' ')),
     });

@@ -74,6 +74,7 @@ function relevance(words: string[]): RawBuilder<number> {
 export const CARD_COLUMNS = [
   'ps.product_id',
   'ps.title',
+  'ps.title_bn',
   'ps.slug',
   'ps.model_code',
   'ps.kind',
@@ -273,6 +274,12 @@ export async function relatedItems(db: Db, id: number, page: number, size: numbe
     .filter((r) => Number(r.is_self) !== 1)
     .sort((a, b) => distance(a) - distance(b) || a.product_id - b.product_id)
     .slice((page - 1) * size, page * size + 1);
+}
+
+/** The listed product whose code, as letters and digits (shared modelKey), is `key`. */
+export function productIdByModelKey(db: Db, key: string) {
+  if (!key) return Promise.resolve(undefined);
+  return db.selectFrom('product_search').select('product_id').where('model_key', '=', key).orderBy('product_id').limit(1).executeTakeFirst();
 }
 
 export function cardRowsByIds(db: Db, ids: number[]) {

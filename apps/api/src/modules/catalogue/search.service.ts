@@ -1,5 +1,8 @@
 import {
   isModelCode,
+  type Locale,
+  looksLikeModelCode,
+  modelKey,
   normalizeSearchTerm,
   searchWords,
   type TFacets,
@@ -28,7 +31,9 @@ import {
   listItems,
   precomputedFacets,
   priceRange,
+  productIdByModelKey,
 } from './search.repository.ts';
+import { localName } from './localized.ts';
 import { isSearchWordOrder, SEARCH_WORD_IDS, storedSearchWord } from './search-words.ts';
 
 // The item listings and the full-text search (spec §7 item indices and search
@@ -170,14 +175,15 @@ function sortOf(req: TItemSearchRequest, hasWords: boolean): TShopSort {
   return sort === 'relevance' && !hasWords ? 'newest' : sort;
 }
 
-export function toCard(r: CardRow): TProductCard {
+/** A card in the page's language: the Bangla title where the product has one (docs/decisions/0038). */
+export function toCard(r: CardRow, lang: Locale = 'en'): TProductCard {
   // Derived data: a broken value only loses the swatches or the other memberships.
   const colors = parsed<TProductCard['colors']>(r.colors, []);
   const categoryIds = parsed<number[]>(r.category_ids, []);
   if (!categoryIds.length) categoryIds.push(r.primary_category_id);
   return {
     id: r.product_id,
-    title: r.title,
+    title: (lang === 'bn' && r.title_bn) || r.title,
     slug: r.slug,
     modelCode: r.model_code,
     kind: r.kind === 'bundle' ? 'bundle' : 'single',
@@ -206,13 +212,15 @@ function parsed<T>(json: string, fallback: T): T {
   }
 }
 
-export function toCards(rows: CardRow[]): TProductCard[] {
-  return rows.map(toCard);
+export function toCards(rows: CardRow[], lang: Locale = 'en'): TProductCard[] {
+  return rows.map((r) => toCard(r, lang));
 }
 
 export interface SearchOptions {
   /** Serve one common word alone from its stored answer (search-words.ts); a test turns it off to compare. */
   storedWords?: boolean;
+  /** The shopper's language: names and titles in Bangla where they exist (docs/decisions/0038). */
+  lang?: Locale;
 }
 
 export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequest, mode: SearchMode, opts: SearchOptions = {}): Promise<TItemSearchResult> {
@@ -220,12 +228,14 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   let attrsRead: Promise<Attributes> | undefined;
   const attributesOnce = () => (attrsRead ??= attributes(db));
   const { filter, term, model, categoryName } = await parse(req, mode, attributesOnce);
+  const lang = opts.lang ?? 'en';
 
   // The category the listing is about: by id (a single one) or by name.
   let category: TItemSearchResult['category'] = null;
   if (categoryName !== null) {
+    // A Bangla page links a category by its Bangla name: either name finds it.
     const c = await categoriesQuery(db)
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', categoryName.toLowerCase()))
+      .where((eb) => eb.or([eb(eb.fn('lower', ['name']), '=', categoryName.toLowerCase()), eb('name_bn', '=', categoryName)]))
       .orderBy('id')
       .executeTakeFirst();
     if (c) {
@@ -234,7 +244,7 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   }
   if (filter.categoryIds?.length === 1) {
     const c = await categoriesQuery(db).where('id', '=', filter.categoryIds[0]).executeTakeFirst();
-    if (c) category = { id: c.id, name: c.name, slug: c.slug, parentId: c.parent_id, banner: c.banner_url };
+    if (c) category = { id: c.id, name: localName(c, lang), slug: c.slug, parentId: c.parent_id, banner: c.banner_url };
   }
 
   // spec §5: a term starting with AFL- or DFL- is a model number; an exact hit is the answer.
@@ -243,6 +253,12 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
   let exact: number | undefined;
   if (code) {
     exact = (await productIdByModelCode(db, code))?.id ?? (await productIdBySkuCode(db, code))?.product_id;
+  }
+  // Shoppers type DFL-2040 as 'dfl 2040', 'DFL2040' or 'Dfl_2040': the code's letters and
+  // digits find it as well (the read side keeps each code in that form).
+  const loose = model || term;
+  if (exact === undefined && loose && looksLikeModelCode(loose)) {
+    exact = (await productIdByModelKey(db, modelKey(loose)))?.product_id;
   }
   if (exact !== undefined) {
     filter.ids = filter.ids ? filter.ids.filter((id) => id === exact) : [exact];
@@ -259,7 +275,7 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
     const stored = await storedSearchWord(db, filter.words[0], sort);
     // The stored ids cover the first pages (or every match of a word with fewer).
     if (stored && (req.page * req.size + 1 <= SEARCH_WORD_IDS || stored.ids.length === stored.count)) {
-      return fromStoredWord(db, req, stored);
+      return fromStoredWord(db, req, stored, lang);
     }
   }
   const plain = isPlainCategoryFilter(filter);
@@ -269,7 +285,7 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
       : await listItems(db, dialect, filter, sort, req.page, req.size);
   const hasMore = rows.length > req.size;
   const page = hasMore ? rows.slice(0, req.size) : rows;
-  const list = toCards(page);
+  const list = toCards(page, lang);
   // Filtered by colour: each card shows its picture in (one of) the chosen colours.
   const colorAttr = filter.attrs.length ? (await attributesOnce()).find((a) => a.name === 'color') : undefined;
   const colorFilter = colorAttr && filter.attrs.find((a) => a.attributeId === colorAttr.id);
@@ -292,15 +308,16 @@ export async function searchItems(db: Db, dialect: Dialect, req: TItemSearchRequ
     category,
   };
   if (plain) {
-    if (req.fetchCount || req.facets) Object.assign(result, await countAndFacetsFromIndex(db, filter.categoryIds?.[0] ?? 0, category, req, attributesOnce));
+    if (req.fetchCount || req.facets)
+      Object.assign(result, await countAndFacetsFromIndex(db, filter.categoryIds?.[0] ?? 0, category, req, attributesOnce, lang));
   } else if (req.fetchCount && req.facets && filter.minPrice === null && filter.maxPrice === null) {
     // Without a price filter the count and the price facet cover the same matches: one pass.
     const { count, price } = await countAndPriceRange(db, dialect, filter);
     result.count = count;
-    result.facets = await facets(db, dialect, filter, category, attributesOnce, price);
+    result.facets = await facets(db, dialect, filter, category, attributesOnce, lang, price);
   } else {
     if (req.fetchCount) result.count = await countItems(db, dialect, filter);
-    if (req.facets) result.facets = await facets(db, dialect, filter, category, attributesOnce);
+    if (req.facets) result.facets = await facets(db, dialect, filter, category, attributesOnce, lang);
   }
   return result;
 }
@@ -311,30 +328,42 @@ function isOneWordAlone(f: ItemFilter): boolean {
 }
 
 /** The answer to a common word searched alone, from what the read side stored for it. */
-async function fromStoredWord(db: Db, req: TItemSearchRequest, stored: { count: number; facets: TFacets; ids: number[] }): Promise<TItemSearchResult> {
+async function fromStoredWord(
+  db: Db,
+  req: TItemSearchRequest,
+  stored: { count: number; facets: TFacets; ids: number[] },
+  lang: Locale,
+): Promise<TItemSearchResult> {
   const window = stored.ids.slice((req.page - 1) * req.size, req.page * req.size + 1);
   const byId = new Map((await cardRowsByIds(db, window)).map((r) => [r.product_id, r]));
   const rows = window.flatMap((id) => byId.get(id) ?? []);
   const hasMore = rows.length > req.size;
   const result: TItemSearchResult = {
-    list: toCards(hasMore ? rows.slice(0, req.size) : rows),
+    list: toCards(hasMore ? rows.slice(0, req.size) : rows, lang),
     nextPageToken: hasMore ? String(req.page + 1) : '',
     match: 'text',
     category: null,
   };
   if (req.fetchCount) result.count = stored.count;
-  if (req.facets) result.facets = stored.facets;
+  if (req.facets) result.facets = lang === 'bn' ? await localFacets(db, stored.facets) : stored.facets;
   return result;
 }
 
 /** The facet options of a listing: sub-categories, or a leaf's siblings, or the top level. */
-async function categoryOptions(db: Db, category: TItemSearchResult['category']) {
+async function categoryOptions(db: Db, category: TItemSearchResult['category'], lang: Locale) {
+  const named = (rows: { id: number; name: string; name_bn?: string | null }[]) => rows.map((c) => ({ id: c.id, name: localName(c, lang) }));
   if (category) {
     const children = await childrenOf(db, [category.id]);
-    if (children.length || category.parentId === null) return children;
-    return childrenOf(db, [category.parentId]);
+    if (children.length || category.parentId === null) return named(children);
+    return named(await childrenOf(db, [category.parentId]));
   }
-  return topCategories(db);
+  return named(await topCategories(db));
+}
+
+/** Stored facets (made in English when the read side was built) with the categories' Bangla names. */
+async function localFacets(db: Db, f: TFacets): Promise<TFacets> {
+  const names = new Map((await topCategories(db)).map((c) => [c.id, localName(c, 'bn')]));
+  return { ...f, categories: f.categories.map((c) => ({ ...c, name: names.get(c.id) ?? c.name })) };
 }
 
 /**
@@ -347,9 +376,10 @@ async function countAndFacetsFromIndex(
   category: TItemSearchResult['category'],
   req: TItemSearchRequest,
   attributesOnce: () => Promise<Attributes>,
+  lang: Locale,
 ): Promise<Pick<TItemSearchResult, 'count' | 'facets'>> {
   const id = category?.id ?? 0;
-  const [options, attrs] = req.facets ? await Promise.all([categoryOptions(db, category), attributesOnce()]) : [[], []];
+  const [options, attrs] = req.facets ? await Promise.all([categoryOptions(db, category, lang), attributesOnce()]) : [[], []];
   const rows = await precomputedFacets(db, [...new Set([countedId, id, ...options.map((o) => o.id)])]);
   const countOf = (c: number) => Number(rows.find((r) => r.category_id === c && r.kind === 'count')?.n ?? 0);
   const out: Pick<TItemSearchResult, 'count' | 'facets'> = {};
@@ -374,9 +404,10 @@ async function facets(
   filter: ItemFilter,
   category: TItemSearchResult['category'],
   attributesOnce: () => Promise<Attributes>,
+  lang: Locale,
   knownPrice?: TFacets['price'],
 ): Promise<TFacets> {
-  const options = await categoryOptions(db, category);
+  const options = await categoryOptions(db, category, lang);
   const counts = new Map(
     (
       await categoryCounts(

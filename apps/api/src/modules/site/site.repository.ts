@@ -21,5 +21,8 @@ export function listKvps(db: Kysely<Database>, keys?: string[]) {
 }
 
 export function contentQuery(db: Kysely<Database>) {
-  return db.selectFrom('cms_content').select(['id', 'type', 'title', 'slug', 'body', 'fields', 'sort_order', 'updated_at']).where(liveContent());
+  return db
+    .selectFrom('cms_content')
+    .select(['id', 'type', 'title', 'title_bn', 'slug', 'body', 'body_bn', 'fields', 'sort_order', 'updated_at'])
+    .where(liveContent());
 }

@@ -22,10 +22,18 @@ export const bundleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req, reply) =>
-      cachedRead(app, req, reply, ZBundleList, HTTP_CACHE.catalogue, async () => {
-        const list = await bundles(app.db.kysely, req.query.id);
-        if (req.query.id !== undefined && !list.length) throw notFound('The bundle');
-        return { list };
-      }),
+      cachedRead(
+        app,
+        req,
+        reply,
+        ZBundleList,
+        HTTP_CACHE.catalogue,
+        async (lang) => {
+          const list = await bundles(app.db.kysely, req.query.id, lang);
+          if (req.query.id !== undefined && !list.length) throw notFound('The bundle');
+          return { list };
+        },
+        { localized: true },
+      ),
   );
 };

@@ -19,6 +19,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZCategoryPage, 400: ZApiError, 401: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZCategoryPage, HTTP_CACHE.reference, () => searchCategories(app.db.kysely, req.body)),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZCategoryPage, HTTP_CACHE.reference, (lang) => searchCategories(app.db.kysely, req.body, lang), { localized: true }),
   );
 };

@@ -21,7 +21,7 @@ export const itemRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZCardPage, 400: ZApiError, 401: ZApiError, 404: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZCardPage, HTTP_CACHE.catalogue, () => linkedItems(app.db.kysely, req.body)),
+    (req, reply) => cachedRead(app, req, reply, ZCardPage, HTTP_CACHE.catalogue, (lang) => linkedItems(app.db.kysely, req.body, lang), { localized: true }),
   );
 
   app.post(
@@ -35,7 +35,8 @@ export const itemRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZAttachmentPage, 400: ZApiError, 401: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZAttachmentPage, HTTP_CACHE.catalogue, () => attachments(app.db.kysely, req.body)),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZAttachmentPage, HTTP_CACHE.catalogue, (lang) => attachments(app.db.kysely, req.body, lang), { localized: true }),
   );
 
   app.get(

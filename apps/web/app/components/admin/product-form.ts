@@ -16,6 +16,9 @@ export interface SkuDraft {
 
 export interface ProductDraft {
   title: string;
+  /** The Bangla title and description, when they exist (docs/decisions/0038); empty: none. */
+  titleBn: string;
+  descriptionBn: string;
   slug: string;
   slugTouched: boolean;
   modelCode: string;
@@ -43,6 +46,8 @@ export function draftOf(p: TAdminProduct | null): ProductDraft {
   if (!p) {
     return {
       title: '',
+      titleBn: '',
+      descriptionBn: '',
       slug: '',
       slugTouched: false,
       modelCode: '',
@@ -59,6 +64,8 @@ export function draftOf(p: TAdminProduct | null): ProductDraft {
   }
   return {
     title: p.title,
+    titleBn: p.titleBn ?? '',
+    descriptionBn: p.descriptionBn ?? '',
     slug: p.slug,
     slugTouched: true,
     modelCode: p.modelCode ?? '',
@@ -109,9 +116,11 @@ export function bodyOf(d: ProductDraft): { body: TAdminProductInput; errors: Rec
     errors,
     body: {
       title: d.title,
+      titleBn: d.titleBn.trim() || null,
       slug: d.slug,
       modelCode: d.modelCode.trim() || null,
       description: d.description,
+      descriptionBn: d.descriptionBn.trim() ? d.descriptionBn : null,
       status: d.status,
       isNewArrival: d.isNewArrival,
       kind: d.kind,

@@ -71,7 +71,14 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
               style={{ paddingLeft: `${0.75 + c.depth * 1.75}rem` }}
             >
               <div className="min-w-48 flex-1">
-                <p className={c.depth === 0 ? 'font-semibold' : 'font-medium'}>{c.name}</p>
+                <p className={c.depth === 0 ? 'font-semibold' : 'font-medium'}>
+                  {c.name}
+                  {c.nameBn ? (
+                    <span lang="bn" className="ml-2 font-normal text-ink-muted">
+                      {c.nameBn}
+                    </span>
+                  ) : null}
+                </p>
                 <p className="text-xs text-ink-muted">
                   /{c.slug} · {c.productCount} {c.productCount === 1 ? 'product' : 'products'}
                 </p>
@@ -147,6 +154,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
 function CategoryDialog({ editing, onClose }: { editing: Editing; onClose(saved: string | null): void }) {
   const c = editing.mode === 'edit' ? editing.category : null;
   const [name, setName] = useState(c?.name ?? '');
+  const [nameBn, setNameBn] = useState(c?.nameBn ?? '');
   const [slug, setSlug] = useState(c?.slug ?? '');
   const [slugTouched, setSlugTouched] = useState(!!c);
   const [imageUrl, setImageUrl] = useState<string | null>(c?.imageUrl ?? null);
@@ -158,7 +166,7 @@ function CategoryDialog({ editing, onClose }: { editing: Editing; onClose(saved:
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    const body = { name, slug, imageUrl, bannerUrl };
+    const body = { name, nameBn: nameBn.trim() || null, slug, imageUrl, bannerUrl };
     const r = c
       ? await apiFetch(`/api/admin/categories/${c.id}`, { method: 'PUT', body: { ...body, version: c.version } })
       : await apiFetch('/api/admin/categories', { method: 'POST', body: { ...body, parentId: editing.mode === 'new' ? (editing.parent?.id ?? null) : null } });
@@ -188,6 +196,21 @@ function CategoryDialog({ editing, onClose }: { editing: Editing; onClose(saved:
               if (!slugTouched) setSlug(slugify(e.target.value));
             }}
             {...describedBy('cat-name', error?.fields.name)}
+          />
+        </Field>
+        <Field
+          id="cat-name-bn"
+          label="Name in Bangla"
+          error={error?.fields.nameBn}
+          hint="Shown to shoppers reading the shop in Bangla; empty: they see the English name."
+        >
+          <input
+            className={inputClass}
+            lang="bn"
+            value={nameBn}
+            maxLength={120}
+            onChange={(e) => setNameBn(e.target.value)}
+            {...describedBy('cat-name-bn', error?.fields.nameBn)}
           />
         </Field>
         <Field id="cat-slug" label="Slug" error={error?.fields.slug} hint="Lower-case letters, digits and dashes.">

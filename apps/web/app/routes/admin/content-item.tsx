@@ -36,12 +36,26 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return { item: null, type: type as TAdminContentType, slug: url.searchParams.get('slug') ?? '' };
 }
 
-type Draft = { title: string; slug: string; body: string; image: string; link: string; active: boolean; shownFrom: string; shownUntil: string };
+type Draft = {
+  title: string;
+  slug: string;
+  body: string;
+  /** The Bangla versions (docs/decisions/0038); empty: shoppers reading Bangla see the English. */
+  titleBn: string;
+  bodyBn: string;
+  image: string;
+  link: string;
+  active: boolean;
+  shownFrom: string;
+  shownUntil: string;
+};
 
 const draftOf = (item: TAdminContentItem | null, slug: string): Draft => ({
   title: item?.title ?? '',
   slug: item?.slug ?? slug,
   body: item?.body ?? '',
+  titleBn: item?.titleBn ?? '',
+  bodyBn: item?.bodyBn ?? '',
   image: typeof item?.fields.image === 'string' ? item.fields.image : '',
   link: typeof item?.fields.link === 'string' ? item.fields.link : '',
   active: item?.active ?? true,
@@ -138,6 +152,8 @@ export default function AdminContentItem({ loaderData }: Route.ComponentProps) {
       title: draft.title,
       slug: draft.slug,
       body: draft.body,
+      titleBn: draft.titleBn.trim() || null,
+      bodyBn: draft.bodyBn.trim() ? draft.bodyBn : null,
       fields: { ...kept, ...(hasImage ? { image: draft.image || (type === 'article' ? null : '') } : {}), ...(hasLink ? { link: draft.link || null } : {}) },
       active: isPage ? true : draft.active,
       shownFrom: scheduled ? fromIso : null,
@@ -199,6 +215,7 @@ export default function AdminContentItem({ loaderData }: Route.ComponentProps) {
           <Notice tone="error">
             {problem.message}
             {problem.fields.body && problem.fields.body !== problem.message ? ` ${problem.fields.body}` : ''}
+            {problem.fields.bodyBn && problem.fields.bodyBn !== problem.message ? ` ${problem.fields.bodyBn}` : ''}
           </Notice>
         )}
         <Card title="Text">
@@ -263,6 +280,64 @@ export default function AdminContentItem({ loaderData }: Route.ComponentProps) {
                   disabled={!canWrite}
                   onChange={(e) => set({ body: e.target.value })}
                   {...describedBy('content-body', fields.body)}
+                />
+              </Field>
+            </div>
+          )}
+        </Card>
+
+        <Card title="In Bangla">
+          <p className="mb-4 text-sm text-ink-muted">Shown to shoppers reading the shop in Bangla. Left empty, they see the English.</p>
+          <div className="grid gap-4 md:grid-cols-2">
+            <Field id="content-titleBn" label={isPage ? 'Page title in Bangla' : 'Title in Bangla'} error={fields.titleBn}>
+              <input
+                className={inputClass}
+                lang="bn"
+                value={draft.titleBn}
+                maxLength={200}
+                disabled={!canWrite}
+                onChange={(e) => set({ titleBn: e.target.value })}
+                {...describedBy('content-titleBn', fields.titleBn)}
+              />
+            </Field>
+          </div>
+          {isPage ? (
+            <div className="mt-4 grid gap-4 lg:grid-cols-2">
+              <Field
+                id="content-bodyBn"
+                label="Page text in Bangla"
+                hint="Written as the English text: “## ” a heading, “- ” a list item. No HTML."
+                error={fields.bodyBn}
+              >
+                <textarea
+                  className={`${inputClass} min-h-64 font-mono text-sm`}
+                  lang="bn"
+                  value={draft.bodyBn}
+                  disabled={!canWrite}
+                  onChange={(e) => set({ bodyBn: e.target.value })}
+                  {...describedBy('content-bodyBn', fields.bodyBn)}
+                />
+              </Field>
+              {draft.bodyBn.trim() ? (
+                <section aria-label="Preview in Bangla" lang="bn" className="rounded-lg border border-sand-200 bg-sand-50 p-4">
+                  <h2 className="text-2xl font-bold tracking-tight">{draft.titleBn || draft.title}</h2>
+                  <div className="mt-3 text-ink">
+                    <RichText text={draft.bodyBn} />
+                  </div>
+                </section>
+              ) : null}
+            </div>
+          ) : (
+            <div className="mt-4">
+              <Field id="content-bodyBn" label={type === 'bullet' ? 'More text in Bangla (optional)' : 'Text in Bangla'} error={fields.bodyBn}>
+                <textarea
+                  className={`${inputClass} min-h-24`}
+                  lang="bn"
+                  value={draft.bodyBn}
+                  maxLength={2000}
+                  disabled={!canWrite}
+                  onChange={(e) => set({ bodyBn: e.target.value })}
+                  {...describedBy('content-bodyBn', fields.bodyBn)}
                 />
               </Field>
             </div>

@@ -202,6 +202,23 @@ export default function ProductEdit({ loaderData }: Route.ComponentProps) {
                   />
                 </Field>
               </div>
+              <div className="md:col-span-2">
+                <Field
+                  id="titleBn"
+                  label="Title in Bangla"
+                  error={err('titleBn')}
+                  hint="Shown to shoppers reading the shop in Bangla; empty: they see the English title."
+                >
+                  <input
+                    className={inputClass}
+                    lang="bn"
+                    value={draft.titleBn}
+                    onChange={(e) => set({ titleBn: e.target.value })}
+                    maxLength={200}
+                    {...describedBy('titleBn', err('titleBn'))}
+                  />
+                </Field>
+              </div>
               <Field id="slug" label="Address (slug)" error={err('slug')} hint={`Shown at /products/${draft.slug || '…'}; an old address keeps working.`}>
                 <input
                   className={inputClass}
@@ -228,6 +245,18 @@ export default function ProductEdit({ loaderData }: Route.ComponentProps) {
                     onChange={(e) => set({ description: e.target.value })}
                     maxLength={20000}
                     {...describedBy('description', err('description'))}
+                  />
+                </Field>
+              </div>
+              <div className="md:col-span-2">
+                <Field id="descriptionBn" label="Description in Bangla" error={err('descriptionBn')}>
+                  <textarea
+                    className={`${inputClass} h-40 py-2`}
+                    lang="bn"
+                    value={draft.descriptionBn}
+                    onChange={(e) => set({ descriptionBn: e.target.value })}
+                    maxLength={20000}
+                    {...describedBy('descriptionBn', err('descriptionBn'))}
                   />
                 </Field>
               </div>

@@ -30,6 +30,7 @@ export const cmsArticleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZContentPage, 400: ZApiError, 401: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZContentPage, HTTP_CACHE.reference, () => searchContent(app.db.kysely, req.body)),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZContentPage, HTTP_CACHE.reference, (lang) => searchContent(app.db.kysely, req.body, lang), { localized: true }),
   );
 };

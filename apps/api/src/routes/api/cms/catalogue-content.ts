@@ -19,7 +19,8 @@ export const cmsCatalogueRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZSlideList, 401: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZSlideList, HTTP_CACHE.reference, async () => ({ list: await sliders(app.db.kysely) })),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZSlideList, HTTP_CACHE.reference, async (lang) => ({ list: await sliders(app.db.kysely, lang) }), { localized: true }),
   );
 
   app.get(
@@ -31,7 +32,8 @@ export const cmsCatalogueRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZCmsList, 401: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.reference, async () => ({ list: await siteBullets(app.db.kysely) })),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.reference, async (lang) => ({ list: await siteBullets(app.db.kysely, lang) }), { localized: true }),
   );
 
   app.get(
@@ -45,6 +47,8 @@ export const cmsCatalogueRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req, reply) =>
-      cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.reference, async () => ({ list: await attributeTexts(app.db.kysely, req.query.attribute) })),
+      cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.reference, async (lang) => ({ list: await attributeTexts(app.db.kysely, req.query.attribute, lang) }), {
+        localized: true,
+      }),
   );
 };

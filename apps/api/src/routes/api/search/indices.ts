@@ -18,8 +18,14 @@ export const searchIndexRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req, reply) =>
-      cachedRead(app, req, reply, ZItemSearchResult, HTTP_CACHE.catalogue, () =>
-        inTurn(app, req, () => searchItems(app.db.kysely, app.db.dialect, req.body, 'search')),
+      cachedRead(
+        app,
+        req,
+        reply,
+        ZItemSearchResult,
+        HTTP_CACHE.catalogue,
+        (lang) => inTurn(app, req, () => searchItems(app.db.kysely, app.db.dialect, req.body, 'search', { lang })),
+        { localized: true },
       ),
   );
 };

@@ -24,8 +24,14 @@ export const itemsV2Routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req, reply) =>
-      cachedRead(app, req, reply, ZItemSearchResult, HTTP_CACHE.catalogue, () =>
-        inTurn(app, req, () => searchItems(app.db.kysely, app.db.dialect, req.body, 'listing')),
+      cachedRead(
+        app,
+        req,
+        reply,
+        ZItemSearchResult,
+        HTTP_CACHE.catalogue,
+        (lang) => inTurn(app, req, () => searchItems(app.db.kysely, app.db.dialect, req.body, 'listing', { lang })),
+        { localized: true },
       ),
   );
 
@@ -39,7 +45,8 @@ export const itemsV2Routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZItemContent, 400: ZApiError, 401: ZApiError, 404: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZItemContent, HTTP_CACHE.catalogue, () => itemContent(app.db.kysely, req.query.itemId)),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZItemContent, HTTP_CACHE.catalogue, (lang) => itemContent(app.db.kysely, req.query.itemId, lang), { localized: true }),
   );
 
   app.get(
@@ -52,7 +59,10 @@ export const itemsV2Routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZCmsList, 400: ZApiError, 401: ZApiError, 404: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.catalogue, async () => ({ list: await itemArticles(app.db.kysely, req.query.itemId) })),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.catalogue, async (lang) => ({ list: await itemArticles(app.db.kysely, req.query.itemId, lang) }), {
+        localized: true,
+      }),
   );
 
   app.get(
@@ -65,6 +75,9 @@ export const itemsV2Routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZCmsList, 400: ZApiError, 401: ZApiError, 404: ZApiError },
       },
     },
-    (req, reply) => cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.catalogue, async () => ({ list: await itemBullets(app.db.kysely, req.query.itemId) })),
+    (req, reply) =>
+      cachedRead(app, req, reply, ZCmsList, HTTP_CACHE.catalogue, async (lang) => ({ list: await itemBullets(app.db.kysely, req.query.itemId, lang) }), {
+        localized: true,
+      }),
   );
 };

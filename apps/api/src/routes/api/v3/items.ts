@@ -31,8 +31,14 @@ export const itemsV3Routes: FastifyPluginAsyncZod = async (app) => {
       if ([id, slug, code].filter((v) => v !== undefined).length !== 1) {
         throw badRequest('Give exactly one of id, slug or code', { id: 'exactly one of id, slug or code' });
       }
-      return cachedRead(app, req, reply, ZProductDetails, HTTP_CACHE.catalogue, () =>
-        itemDetails(app.db.kysely, { id, slug, code: code?.trim().toUpperCase() }),
+      return cachedRead(
+        app,
+        req,
+        reply,
+        ZProductDetails,
+        HTTP_CACHE.catalogue,
+        (lang) => itemDetails(app.db.kysely, { id, slug, code: code?.trim().toUpperCase() }, lang),
+        { localized: true },
       );
     },
   );

@@ -1,0 +1,66 @@
+import { expect, type Page, test } from '@playwright/test';
+
+// Searching the catalogue in Bangla (docs/decisions/0038): a Bangla word finds the products
+// whose Bangla titles carry it, shown with those titles, and a model code is found however a
+// shopper types it. The search box is found by its role, whatever the language of its label.
+
+const API = { 'x-api-key': process.env.STOREFRONT_API_KEY ?? 'storefront-web' };
+
+/** Closes the pop-ups (another feature) when they show, so they do not cover the page. */
+async function dismissPopups(page: Page) {
+  for (let i = 0; i < 3; i++) {
+    const dialog = page.getByRole('dialog').first();
+    try {
+      await dialog.waitFor({ state: 'visible', timeout: 2500 });
+    } catch {
+      return;
+    }
+    const id = await dialog.getAttribute('id');
+    await page.keyboard.press('Escape');
+    await page.locator(`[id="${id}"]`).waitFor({ state: 'hidden' });
+  }
+}
+
+async function searchFor(page: Page, term: string) {
+  const form = page.getByRole('search');
+  const box = form.getByRole('searchbox');
+  if (!(await box.isVisible())) await form.getByRole('button').click();
+  await box.fill(term);
+  await box.press('Enter');
+}
+
+test.describe('searching in Bangla', () => {
+  test('a shopper reading Bangla types সোফা and finds the sofas, titled in Bangla', async ({ page }) => {
+    await page.goto('/shop?lang=bn');
+    await dismissPopups(page);
+    await searchFor(page, 'সোফা');
+    await expect(page).toHaveURL(/\/shop\?q=%E0%A6%B8%E0%A7%8B%E0%A6%AB%E0%A6%BE&categoryName=all$/);
+    const titles = page.getByTestId('product-card').getByRole('heading');
+    await expect(titles.first()).toBeVisible();
+    const all = await titles.allTextContents();
+    expect(all.length).toBeGreaterThan(5);
+    for (const title of all) expect(title).toContain('সোফা');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'bn');
+  });
+
+  test('a model code typed with a space, run together or with a dash finds that one product', async ({ page, request }) => {
+    // A real code of the demo catalogue: the first DFL product.
+    let item: { id: number; title: string; modelCode: string } | null = null;
+    for (let id = 1; id < 60 && !item; id++) {
+      const res = await request.get(`/api/v3/items/joined?id=${id}`, { headers: { ...API, cookie: 'lang=bn' } });
+      if (!res.ok()) continue;
+      const body = await res.json();
+      if (body.modelCode?.startsWith('DFL-')) item = body;
+    }
+    expect(item).not.toBeNull();
+    const digits = item!.modelCode.slice(4);
+    await page.goto('/shop?lang=bn');
+    await dismissPopups(page);
+    for (const typed of [`dfl ${digits}`, `DFL${digits}`, `dfl-${digits}`]) {
+      await searchFor(page, typed);
+      await expect(page.getByTestId('product-card')).toHaveCount(1);
+      await expect(page.getByTestId('product-card').getByRole('heading')).toHaveText(item!.title);
+    }
+    expect(item!.title).toMatch(/[\u0980-\u09ff]/);
+  });
+});
