@@ -6,13 +6,17 @@ const req = (url: string, headers: Record<string, string> = {}, method = 'GET') 
 const cache = () => new PageCache({ ttlMs: 5000, maxBytes: 1_000_000 });
 
 describe('the page cache', () => {
-  it('keeps guests’ catalogue pages, keyed by the address and the display currency', () => {
+  it('keeps guests’ catalogue pages, keyed by the address, the display currency and the language', () => {
     const c = cache();
-    expect(c.keyFor(req('/shop?categoryId=3'))).toBe('|/shop?categoryId=3');
-    expect(c.keyFor(req('/'))).toBe('|/');
-    expect(c.keyFor(req('/products/aria-sofa'))).toBe('|/products/aria-sofa');
-    expect(c.keyFor(req('/details?id=4', { cookie: 'currency=USD' }))).toBe('USD|/details?id=4');
-    expect(c.keyFor(req('/shop.data?categoryId=3'))).toBe('|/shop.data?categoryId=3');
+    expect(c.keyFor(req('/shop?categoryId=3'))).toBe('||/shop?categoryId=3');
+    expect(c.keyFor(req('/'))).toBe('||/');
+    expect(c.keyFor(req('/products/aria-sofa'))).toBe('||/products/aria-sofa');
+    expect(c.keyFor(req('/details?id=4', { cookie: 'currency=USD' }))).toBe('USD||/details?id=4');
+    expect(c.keyFor(req('/shop.data?categoryId=3'))).toBe('||/shop.data?categoryId=3');
+    // The language cookie (docs/decisions/0038) and ?lang= each make a page of their own.
+    expect(c.keyFor(req('/shop', { cookie: 'lang=bn; currency=USD' }))).toBe('USD|bn|/shop');
+    expect(c.keyFor(req('/shop?lang=bn'))).toBe('||/shop?lang=bn');
+    expect(c.keyFor(req('/shop', { cookie: 'lang=bn' }))).not.toBe(c.keyFor(req('/shop')));
   });
 
   it('never keeps a page for a signed-in customer, another cookie, another path or method', () => {

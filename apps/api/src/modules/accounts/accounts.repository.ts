@@ -1,3 +1,4 @@
+import type { Locale } from '@storefront/shared';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { CustomersTable, Database } from '../../db/schema.ts';
 
@@ -36,7 +37,7 @@ export async function takenBy(db: Q, emailKey: string | null, mobile: string | n
 
 export function insertCustomer(
   db: Q,
-  c: { userId: string; fullName: string; email: string; emailKey: string; mobile: string; passwordHash: string; now: string },
+  c: { userId: string; fullName: string; email: string; emailKey: string; mobile: string; passwordHash: string; now: string; locale: Locale },
 ) {
   return db
     .insertInto('customers')
@@ -52,6 +53,7 @@ export function insertCustomer(
       created_at: c.now,
       updated_at: c.now,
       password_changed_at: c.now,
+      locale: c.locale,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -77,6 +79,11 @@ export async function attachGuestSales(db: Q, customerId: number, emailKey: stri
 
 export function updateCustomerProfile(db: Q, id: number, p: { fullName: string; mobile: string; now: string }) {
   return db.updateTable('customers').set({ full_name: p.fullName, mobile: p.mobile, updated_at: p.now }).where('id', '=', id).execute();
+}
+
+/** The language the customer now uses the shop in, for their mails (docs/decisions/0038); a no-op when unchanged. */
+export function updateCustomerLocale(db: Q, id: number, locale: Locale) {
+  return db.updateTable('customers').set({ locale }).where('id', '=', id).where('locale', '!=', locale).execute();
 }
 
 export function updateCustomerImage(db: Q, id: number, p: { imageUrl: string; fileUuid: string; now: string }) {

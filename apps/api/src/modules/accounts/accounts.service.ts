@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   ACCOUNT_BLOCKED_MESSAGE,
   ACCOUNT_MESSAGES,
+  type Locale,
   MESSAGES,
   type TCustomer,
   type TProfile,
@@ -22,16 +23,20 @@ import type { Db } from '../../db/database.ts';
 import { isUniqueViolation, violatedConstraint } from '../../db/dialect/unique-violation.ts';
 import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
 import { ApiError, RateLimitedError, conflict, notFound } from '../../lib/errors.ts';
+import { mailLocale } from '../mail/locale.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import * as repo from './accounts.repository.ts';
 import type { CustomerRow } from './accounts.repository.ts';
 import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from './passwords.ts';
+import { passwordResetMail } from './reset-mail.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
 /** Who is asking: kept with a session, and the address that rate limits count. */
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** The language the shop is used in (the `lang` cookie), when the request says (docs/decisions/0038). */
+  locale?: Locale | null;
 }
 
 export interface NewSession {
@@ -161,6 +166,7 @@ export class AccountsService {
           mobile,
           passwordHash,
           now: iso(),
+          locale: client.locale ?? 'en',
         });
         await trx.insertInto('wishlists').values({ customer_id: c.id, created_at: c.created_at }).execute();
         // Their earlier guest orders, matched on email and mobile together (see attachGuestSales).
@@ -208,6 +214,11 @@ export class AccountsService {
     if (needsRehash(customer.password_hash)) {
       await repo.updatePasswordHash(this.k, customer.id, await hashPassword(body.password), iso(), false);
     }
+    // Their mails follow the language they now use the shop in.
+    if (client.locale && client.locale !== customer.locale) {
+      await repo.updateCustomerLocale(this.k, customer.id, client.locale);
+      customer.locale = client.locale;
+    }
     const session = await this.createSession(customer.id, client);
     return { customer, subscribed: await repo.isSubscribed(this.k, customer.id, customer.email_key), session };
   }
@@ -227,13 +238,15 @@ export class AccountsService {
     return toCustomer(row, await repo.isSubscribed(this.k, row.id, row.email_key));
   }
 
-  async updateCustomer(id: number, body: { fullName: string; mobile: string }): Promise<TCustomer> {
+  /** `locale`: the language the profile was saved in (the request's), which their mails follow from now on. */
+  async updateCustomer(id: number, body: { fullName: string; mobile: string }, locale: Locale | null = null): Promise<TCustomer> {
     check(validateProfile(body));
     const mobile = normalizeMobile(body.mobile)!;
     const taken = await repo.takenBy(this.k, null, mobile, id);
     if (taken.mobile) throw conflict('duplicate_mobile', ACCOUNT_MESSAGES.duplicateMobile, { mobile: ACCOUNT_MESSAGES.duplicateMobile });
     try {
       await repo.updateCustomerProfile(this.k, id, { fullName: body.fullName.normalize('NFKC').trim(), mobile, now: iso() });
+      if (locale) await repo.updateCustomerLocale(this.k, id, locale);
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('duplicate_mobile', ACCOUNT_MESSAGES.duplicateMobile, { mobile: ACCOUNT_MESSAGES.duplicateMobile });
       throw err;
@@ -308,21 +321,10 @@ export class AccountsService {
       await repo.insertResetIfCustomer(trx, { customerId, tokenHash: hash, now: iso(now), expiresAt: iso(now + RESET_LIFETIME_MS) });
     });
     if (!customer) return;
-    const link = `${this.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    const mail = {
-      to: customer.email,
-      subject: 'Reset your password',
-      text: [
-        `Hello ${customer.full_name},`,
-        '',
-        'Someone (we hope you) asked to reset the password of your account.',
-        `Open this link within one hour to choose a new password:`,
-        '',
-        link,
-        '',
-        'If you did not ask for this, ignore this mail: your password stays as it is.',
-      ].join('\n'),
-    };
+    // In the language the request was made in, else the account's. Anyone may ask for any
+    // address's reset, so the request does not change the account's language.
+    const locale = client.locale ?? mailLocale(customer.locale);
+    const mail = passwordResetMail({ email: customer.email, name: customer.full_name }, this.config.publicUrl, token, locale);
     // After the answer: storing the mail and handing it to the mail server would make an
     // existing account answer measurably slower than an unknown one. The outbox keeps the
     // message if SMTP fails.

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionResolver } from '../../plugins/auth.ts';
+import { requestLocale } from '../mail/locale.ts';
 import type { AccountsService, ClientInfo, NewSession } from './accounts.service.ts';
 import { looksLikeToken } from './tokens.ts';
 
@@ -28,7 +29,7 @@ export function createSessionResolver(accounts: AccountsService): SessionResolve
 
 export function clientInfo(request: FastifyRequest): ClientInfo {
   const ua = request.headers['user-agent'];
-  return { ip: request.ip || 'unknown', userAgent: typeof ua === 'string' ? ua : '' };
+  return { ip: request.ip || 'unknown', userAgent: typeof ua === 'string' ? ua : '', locale: requestLocale(request) };
 }
 
 export function wantsCookie(request: FastifyRequest): boolean {

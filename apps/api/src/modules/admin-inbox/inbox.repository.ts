@@ -77,7 +77,7 @@ export function markUnsubscribed(db: Q, id: number, by: 'link' | 'staff', now: s
 
 // ---- contact messages -----------------------------------------------------------------
 
-const MESSAGE_COLUMNS = ['id', 'name', 'email', 'subject', 'message', 'customer_id', 'created_at', 'read_at', 'answered_at'] as const;
+const MESSAGE_COLUMNS = ['id', 'name', 'email', 'subject', 'message', 'customer_id', 'created_at', 'read_at', 'answered_at', 'locale'] as const;
 
 function messages(db: Q, f: Pick<TAdminMessageQuery, 'q' | 'state'>) {
   let q = db.selectFrom('contact_messages');

@@ -1,4 +1,5 @@
 import {
+  formatDate,
   INBOX_MESSAGES,
   type TAdminMessage,
   type TAdminMessageQuery,
@@ -9,6 +10,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, conflict, notFound } from '../../lib/errors.ts';
+import { serverT } from '@storefront/shared/i18n/server';
+import { mailLocale } from '../mail/locale.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { brandedMail } from '../orders/mail.ts';
 import { type Actor, recordAudit } from '../staff/audit.ts';
@@ -74,22 +77,30 @@ export async function openMessage(db: Db, id: number, actor: Actor): Promise<TAd
   return view(db, row);
 }
 
-const dhakaTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { timeZone: 'Asia/Dhaka', day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit' });
-
-/** The answer as the sender receives it: the shop's branded mail, their own message quoted below. */
+/**
+ * The answer as the sender receives it: the shop's branded mail, their own message quoted
+ * below. The staff member's words go as written; the frame around them is in the language
+ * the sender wrote from (docs/decisions/0038).
+ */
 export function replyMail(brand: Awaited<ReturnType<typeof shopBrand>>, msg: Row, body: string, staffName: string) {
+  const locale = mailLocale(msg.locale);
+  const t = serverT(locale);
   const paragraphs = body
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter(Boolean);
-  const { text, html } = brandedMail(brand, `About your message: ${msg.subject}`, [
-    { p: `Dear ${msg.name},` },
-    ...paragraphs.map((p) => ({ p })),
-    { p: `${staffName}, ${brand.name}` },
-    { facts: [['You wrote on', dhakaTime(msg.created_at)]] },
-    { p: msg.message.length > 2000 ? `${msg.message.slice(0, 2000)}…` : msg.message },
-  ]);
+  const { text, html } = brandedMail(
+    brand,
+    t('About your message: {subject}', { subject: msg.subject }),
+    [
+      { p: t('Dear {name},', { name: msg.name }) },
+      ...paragraphs.map((p) => ({ p })),
+      { p: `${staffName}, ${brand.name}` },
+      { facts: [[t('You wrote on'), formatDate(msg.created_at, locale, 'dateTime')]] },
+      { p: msg.message.length > 2000 ? `${msg.message.slice(0, 2000)}…` : msg.message },
+    ],
+    locale,
+  );
   return { subject: /^re:/i.test(msg.subject) ? msg.subject : `Re: ${msg.subject}`, text, html };
 }
 

@@ -163,7 +163,7 @@ export async function createRefund(
     throw err;
   }
   if (payment) row = await askGateway(deps, row, payment, staff);
-  if (row.status !== 'failed') await sendStaffMail(deps, saleId, { kind: 'refunded', note: formatMoney(Number(row.amount)) });
+  if (row.status !== 'failed') await sendStaffMail(deps, saleId, { kind: 'refunded', note: '', amount: Number(row.amount) });
   return { refund: toRefund(row), replayed: false };
 }
 

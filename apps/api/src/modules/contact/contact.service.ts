@@ -1,4 +1,4 @@
-import { CONTACT_TEXTS, type ContactField, normaliseContactForm, validateContactForm } from '@storefront/shared';
+import { CONTACT_TEXTS, type ContactField, type Locale, normaliseContactForm, validateContactForm } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { lockForTransaction } from '../../db/dialect/locks.ts';
@@ -34,7 +34,7 @@ export interface ContactDeps {
  */
 export async function sendContactMessage(
   deps: ContactDeps,
-  input: { form: Partial<Record<ContactField, unknown>>; ip: string; customerId: number | null; now?: Date },
+  input: { form: Partial<Record<ContactField, unknown>>; ip: string; customerId: number | null; locale?: Locale | null; now?: Date },
 ): Promise<{ id: number; createdAt: string }> {
   const errors = validateContactForm(input.form);
   if (Object.keys(errors).length) throw new ApiError('validation_error', 'Please check the highlighted fields', errors);
@@ -58,6 +58,8 @@ export async function sendContactMessage(
       ip: input.ip,
       mail_outbox_id: null,
       created_at: now.toISOString(),
+      // The shop's answer is framed in the sender's language (docs/decisions/0038).
+      locale: input.locale ?? 'en',
     });
   });
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Locale } from '@storefront/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { OrdersConfig } from '../../config.ts';
 import type { Dialect } from '../../db/database.ts';
@@ -26,6 +27,8 @@ export interface CheckoutClient {
    * UUID kept in local storage); null when absent or not one.
    */
   deviceId: string | null;
+  /** The language the shop is used in (the `lang` cookie), when the request says: the order's mails are in it. */
+  locale?: Locale | null;
 }
 
 const DEVICE_ID = /^[A-Za-z0-9_-]{16,100}$/;

@@ -1,8 +1,24 @@
-import { DELIVERY_METHOD_LABELS, formatMoney, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS, SALE_STATUS_LABELS, type TSale } from '@storefront/shared';
+import {
+  BDT,
+  DELIVERY_METHOD_LABELS,
+  formatDate,
+  formatMoney,
+  formatNumber,
+  type Locale,
+  localDigits,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_STATUS_LABELS,
+  SALE_STATUS_LABELS,
+  type TSale,
+} from '@storefront/shared';
+import { serverT } from '@storefront/shared/i18n/server';
 
 // The shop's mails about orders (docs/decisions/0032), all from one branded template: the
 // shop's name (and logo when one is set), its colour, an HTML part and a text part saying the
 // same. Sent through app.mailer (SMTP, or the outbox when no SMTP server is configured).
+// A shopper's mail is written in the language the order was placed in (docs/decisions/0038):
+// every text through serverT, money, counts and dates in that language's digits; the
+// shop's own mails stay English.
 
 /** When each mail is sent: placing and paying (checkout), and every step staff take. */
 export type OrderMailKind =
@@ -44,14 +60,16 @@ export interface MailContent {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const dhakaTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { timeZone: 'Asia/Dhaka', day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit' });
-
 /** A block of the mail: a paragraph, a table of the order, or a button. */
 type Block = { p: string } | { order: TSale } | { button: { label: string; url: string } } | { facts: [string, string][] };
 
-/** The one template: every mail the shop sends about an order is a heading and some blocks. */
-export function brandedMail(brand: Brand, heading: string, blocks: Block[]): { text: string; html: string } {
+/**
+ * The one template: every mail the shop sends about an order is a heading and some blocks.
+ * `locale` is the reader's language: the order table's and the footer's own words, its
+ * numbers and `<html lang>` (the heading and blocks come already written in it).
+ */
+export function brandedMail(brand: Brand, heading: string, blocks: Block[], locale: Locale = 'en'): { text: string; html: string } {
+  const t = serverT(locale);
   const colour = /^#[0-9a-f]{6}$/i.test(brand.colour) ? brand.colour : '#1f4d3a';
   const textParts: string[] = [heading, ''];
   const htmlParts: string[] = [`<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:#1d2327">${escapeHtml(heading)}</h1>`];
@@ -75,17 +93,19 @@ export function brandedMail(brand: Brand, heading: string, blocks: Block[]): { t
           .join('')}</table>`,
       );
     } else {
-      const { text, html } = orderTable(b.order);
+      const { text, html } = orderTable(b.order, locale);
       textParts.push(text, '');
       htmlParts.push(html);
     }
   }
-  const contact = [brand.hotline ? `Hotline ${brand.hotline}` : '', brand.supportEmail ?? ''].filter(Boolean).join(' · ');
+  const contact = [brand.hotline ? t('Hotline {hotline}', { hotline: localDigits(brand.hotline, locale) }) : '', brand.supportEmail ?? '']
+    .filter(Boolean)
+    .join(' · ');
   textParts.push(brand.name, ...(contact ? [contact] : []), ...(brand.address ? [brand.address] : []));
   const logo = brand.logoUrl
     ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.name)}" height="36" style="display:block;height:36px;border:0">`
     : `<span style="font-size:20px;font-weight:700;color:#ffffff;letter-spacing:-0.01em">${escapeHtml(brand.name)}</span>`;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(heading)}</title></head>
+  const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(heading)}</title></head>
 <body style="margin:0;padding:0;background:#f4f1ec;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f1ec"><tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:12px;overflow:hidden">
@@ -102,29 +122,37 @@ export function brandedMail(brand: Brand, heading: string, blocks: Block[]): { t
   };
 }
 
-function orderTable(sale: TSale): { text: string; html: string } {
-  const money = (n: number) => formatMoney(n);
+function orderTable(sale: TSale, locale: Locale): { text: string; html: string } {
+  const t = serverT(locale);
+  const money = (n: number) => formatMoney(n, BDT, locale);
   const totals: [string, string][] = [
-    ['Items', money(sale.subTotal)],
-    ...(sale.discount ? ([['Discounts', `−${money(sale.discount)}`]] as [string, string][]) : []),
-    ...(sale.couponAmount ? ([[`Coupon ${sale.couponCode}`, `−${money(sale.couponAmount)}`]] as [string, string][]) : []),
-    ['Delivery', sale.deliveryFee ? money(sale.deliveryFee) : 'free'],
-    ['Total (BDT)', money(sale.total)],
+    [t('Items'), money(sale.subTotal)],
+    ...(sale.discount ? ([[t('Discounts'), `−${money(sale.discount)}`]] as [string, string][]) : []),
+    ...(sale.couponAmount ? ([[t('Coupon {code}', { code: sale.couponCode }), `−${money(sale.couponAmount)}`]] as [string, string][]) : []),
+    [t('Delivery'), sale.deliveryFee ? money(sale.deliveryFee) : t('free')],
+    [t('Total (BDT)'), money(sale.total)],
   ];
   const where = sale.pickupBranch
-    ? `Collect from: ${sale.pickupBranch.name}, ${sale.pickupBranch.address}, ${sale.pickupBranch.city}`
+    ? t('Collect from: {name}, {address}, {city}', { name: sale.pickupBranch.name, address: sale.pickupBranch.address, city: sale.pickupBranch.city })
     : sale.deliveryAddress
-      ? `Deliver to: ${sale.deliveryAddress.fullName}, ${[sale.deliveryAddress.addressLine, sale.deliveryAddress.area, sale.deliveryAddress.district].filter(Boolean).join(', ')} (${sale.deliveryAddress.phone})`
+      ? t('Deliver to: {name}, {address} ({phone})', {
+          name: sale.deliveryAddress.fullName,
+          address: [sale.deliveryAddress.addressLine, sale.deliveryAddress.area, sale.deliveryAddress.district].filter(Boolean).join(', '),
+          phone: localDigits(sale.deliveryAddress.phone, locale),
+        })
       : '';
-  const title = `${sale.kind === 'booking' ? 'Booking' : 'Order'} ${sale.invoiceId}`;
+  const title = sale.kind === 'booking' ? t('Booking {invoice}', { invoice: sale.invoiceId }) : t('Order {invoice}', { invoice: sale.invoiceId });
+  const paymentMethod = t(PAYMENT_METHOD_LABELS[sale.paymentMethod]);
+  const deliveryMethod = t(DELIVERY_METHOD_LABELS[sale.deliveryMethod]);
+  const quantity = (n: number) => formatNumber(n, locale);
   const text = [
     title,
-    ...sale.lines.map((l) => `  ${l.quantity} × ${l.title}${l.variant ? ` (${l.variant})` : ''} — ${money(l.lineTotal)}`),
+    ...sale.lines.map((l) => `  ${quantity(l.quantity)} × ${l.title}${l.variant ? ` (${l.variant})` : ''} — ${money(l.lineTotal)}`),
     '',
     ...totals.map(([k, v]) => `  ${k}: ${v}`),
     '',
-    `Payment: ${PAYMENT_METHOD_LABELS[sale.paymentMethod]} (${PAYMENT_STATUS_LABELS[sale.paymentStatus]})`,
-    `Delivery: ${DELIVERY_METHOD_LABELS[sale.deliveryMethod]}`,
+    t('Payment: {method} ({status})', { method: paymentMethod, status: t(PAYMENT_STATUS_LABELS[sale.paymentStatus]) }),
+    t('Delivery: {method}', { method: deliveryMethod }),
     where,
   ].join('\n');
   const cell = 'padding:8px 0;border-bottom:1px solid #e7e1d8;font-size:14px;color:#1d2327;vertical-align:top';
@@ -132,137 +160,177 @@ function orderTable(sale: TSale): { text: string; html: string } {
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${sale.lines
     .map(
       (l) =>
-        `<tr><td style="${cell};width:36px">${l.quantity} ×</td><td style="${cell}">${escapeHtml(l.title)}${l.variant ? `<br><span style="color:#5b6470;font-size:13px">${escapeHtml(l.variant)}</span>` : ''}</td><td align="right" style="${cell};white-space:nowrap">${escapeHtml(money(l.lineTotal))}</td></tr>`,
+        `<tr><td style="${cell};width:36px">${quantity(l.quantity)} ×</td><td style="${cell}">${escapeHtml(l.title)}${l.variant ? `<br><span style="color:#5b6470;font-size:13px">${escapeHtml(l.variant)}</span>` : ''}</td><td align="right" style="${cell};white-space:nowrap">${escapeHtml(money(l.lineTotal))}</td></tr>`,
     )
     .join('')}
 ${totals.map(([k, v], i) => `<tr><td></td><td style="padding:4px 0;font-size:14px;color:#5b6470${i === totals.length - 1 ? ';font-weight:700;color:#1d2327' : ''}">${escapeHtml(k)}</td><td align="right" style="padding:4px 0;font-size:14px${i === totals.length - 1 ? ';font-weight:700' : ''}">${escapeHtml(v)}</td></tr>`).join('')}
 </table>
-<p style="margin:12px 0 0;font-size:14px;color:#5b6470">${escapeHtml(PAYMENT_METHOD_LABELS[sale.paymentMethod])} · ${escapeHtml(DELIVERY_METHOD_LABELS[sale.deliveryMethod])}${where ? `<br>${escapeHtml(where)}` : ''}</p>`;
+<p style="margin:12px 0 0;font-size:14px;color:#5b6470">${escapeHtml(paymentMethod)} · ${escapeHtml(deliveryMethod)}${where ? `<br>${escapeHtml(where)}` : ''}</p>`;
   return { text, html };
 }
 
-/** The shopper's mail for one event of their order. `note` is the staff's reason or amount where the event has one. */
-export function orderMail(sale: TSale, kind: OrderMailKind, brand: Brand, opts: { link: string; note?: string }): MailContent {
-  const thing = sale.kind === 'booking' ? 'booking' : 'order';
-  const Thing = sale.kind === 'booking' ? 'Booking' : 'Order';
-  const until = sale.holdUntil ? dhakaTime(sale.holdUntil) : null;
+/**
+ * The shopper's mail for one event of their order, in `locale` (the order's language). `note`
+ * is the staff's reason where the event has one; `amount` the poisha a refund gave back.
+ */
+export function orderMail(
+  sale: TSale,
+  kind: OrderMailKind,
+  brand: Brand,
+  opts: { link: string; note?: string; amount?: number; locale?: Locale },
+): MailContent {
+  const locale = opts.locale ?? 'en';
+  const t = serverT(locale);
+  const booking = sale.kind === 'booking';
+  const until = sale.holdUntil ? formatDate(sale.holdUntil, locale, 'dateTime') : null;
   const note = opts.note?.trim() ?? '';
+  const refunded = opts.amount != null ? formatMoney(opts.amount, BDT, locale) : note;
+  // A subject is the invoice and a short state after a dash, the same shape in both languages.
   const content: Record<OrderMailKind, { subject: string; heading: string; says: string[]; table?: boolean }> = {
     placed: {
-      subject: 'confirmed',
-      heading: 'Thank you for your order',
-      says: ['Thank you for your order. We will call you to arrange delivery; you pay in cash when it arrives.'],
+      subject: t('confirmed'),
+      heading: t('Thank you for your order'),
+      says: [t('Thank you for your order. We will call you to arrange delivery; you pay in cash when it arrives.')],
       table: true,
     },
     booked: {
-      subject: 'booked',
-      heading: 'Your items are booked',
+      subject: t('booked'),
+      heading: t('Your items are booked'),
       says: [
         until
-          ? `Your items are booked and held for you until ${until}. Pay at any showroom or by bank transfer, then upload the deposit slip on your order page; a booking with no payment by then is released.`
-          : 'Your items are booked and held for you. Pay at any showroom or by bank transfer, then upload the deposit slip on your order page.',
+          ? t(
+              'Your items are booked and held for you until {until}. Pay at any showroom or by bank transfer, then upload the deposit slip on your order page; a booking with no payment by then is released.',
+              { until },
+            )
+          : t('Your items are booked and held for you. Pay at any showroom or by bank transfer, then upload the deposit slip on your order page.'),
       ],
       table: true,
     },
     paid: {
-      subject: 'payment received',
-      heading: 'Payment received',
-      says: ['Thank you. Your payment was received and your order is confirmed.'],
+      subject: t('payment received'),
+      heading: t('Payment received'),
+      says: [t('Thank you. Your payment was received and your order is confirmed.')],
       table: true,
     },
     held: {
-      subject: 'payment under review',
-      heading: 'Payment received, being checked',
-      says: ['Thank you. Your payment was received; we are checking it and will call you before the order goes out.'],
+      subject: t('payment under review'),
+      heading: t('Payment received, being checked'),
+      says: [t('Thank you. Your payment was received; we are checking it and will call you before the order goes out.')],
       table: true,
     },
     released: {
-      subject: 'released',
-      heading: 'Your booking was released',
+      subject: t('released'),
+      heading: t('Your booking was released'),
       says: [
-        'We did not receive a payment for your booking in time, so the items we were holding for you have been released. You are welcome to book them again while they are in stock.',
+        t(
+          'We did not receive a payment for your booking in time, so the items we were holding for you have been released. You are welcome to book them again while they are in stock.',
+        ),
       ],
     },
     confirm: {
-      subject: 'confirmed by the shop',
-      heading: 'We have confirmed your order',
-      says: ['We have confirmed your order and are preparing it.'],
+      subject: t('confirmed by the shop'),
+      heading: t('We have confirmed your order'),
+      says: [t('We have confirmed your order and are preparing it.')],
       table: true,
     },
     pack: {
-      subject: sale.pickupBranch ? 'ready to collect' : 'packed',
-      heading: sale.pickupBranch ? 'Your order is ready to collect' : 'Your order is packed',
+      subject: sale.pickupBranch ? t('ready to collect') : t('packed'),
+      heading: sale.pickupBranch ? t('Your order is ready to collect') : t('Your order is packed'),
       says: [
         sale.pickupBranch
-          ? `Your order is packed and waiting for you at ${sale.pickupBranch.name}, ${sale.pickupBranch.address}. Please bring this mail or your invoice number.`
-          : 'Your order is packed and will be on its way soon.',
+          ? t('Your order is packed and waiting for you at {branch}, {address}. Please bring this mail or your invoice number.', {
+              branch: sale.pickupBranch.name,
+              address: sale.pickupBranch.address,
+            })
+          : t('Your order is packed and will be on its way soon.'),
       ],
     },
     ship: {
-      subject: 'on its way',
-      heading: 'Your order is on its way',
-      says: ['Your order has left our warehouse. Our delivery team will call you before they arrive.'],
+      subject: t('on its way'),
+      heading: t('Your order is on its way'),
+      says: [t('Your order has left our warehouse. Our delivery team will call you before they arrive.')],
     },
     deliver: {
-      subject: 'delivered',
-      heading: 'Your order was delivered',
-      says: ['Your order was delivered. We hope you enjoy it; if anything is not right, please tell us.'],
+      subject: t('delivered'),
+      heading: t('Your order was delivered'),
+      says: [t('Your order was delivered. We hope you enjoy it; if anything is not right, please tell us.')],
     },
-    return: { subject: 'return received', heading: 'We received your return', says: ['The items you sent back have reached us.'] },
+    return: { subject: t('return received'), heading: t('We received your return'), says: [t('The items you sent back have reached us.')] },
     cancel: {
-      subject: 'cancelled',
-      heading: `Your ${thing} was cancelled`,
+      subject: t('cancelled'),
+      heading: booking ? t('Your booking was cancelled') : t('Your order was cancelled'),
       says: [
-        `Your ${thing} was cancelled.`,
-        ...(sale.paymentStatus === 'refund_pending' ? ['The payment we received will be refunded to you; we will write again when it is on its way.'] : []),
+        booking ? t('Your booking was cancelled.') : t('Your order was cancelled.'),
+        ...(sale.paymentStatus === 'refund_pending' ? [t('The payment we received will be refunded to you; we will write again when it is on its way.')] : []),
       ],
     },
     convert: {
-      subject: 'confirmed as an order',
-      heading: 'Your booking is now an order',
-      says: ['Your booking is now a confirmed order, and we are preparing it.'],
+      subject: t('confirmed as an order'),
+      heading: t('Your booking is now an order'),
+      says: [t('Your booking is now a confirmed order, and we are preparing it.')],
     },
-    cash_collected: { subject: 'payment received', heading: 'Payment received', says: ['Thank you: we have received your payment in cash.'] },
+    cash_collected: { subject: t('payment received'), heading: t('Payment received'), says: [t('Thank you: we have received your payment in cash.')] },
     proof_accepted: {
-      subject: 'payment received',
-      heading: 'Your payment was received',
+      subject: t('payment received'),
+      heading: t('Your payment was received'),
       says: [
         sale.paymentStatus === 'paid'
-          ? 'We checked your payment proof: your booking is paid in full. Thank you.'
-          : 'We checked your payment proof and recorded your payment. The rest is still to pay; your booking stays held for you.',
+          ? t('We checked your payment proof: your booking is paid in full. Thank you.')
+          : t('We checked your payment proof and recorded your payment. The rest is still to pay; your booking stays held for you.'),
       ],
     },
     proof_rejected: {
-      subject: 'payment proof not accepted',
-      heading: 'We could not accept your payment proof',
+      subject: t('payment proof not accepted'),
+      heading: t('We could not accept your payment proof'),
       says: [
-        `We could not accept the payment proof you sent${note ? `: ${note}` : '.'}`,
+        note ? t('We could not accept the payment proof you sent: {reason}', { reason: note }) : t('We could not accept the payment proof you sent.'),
         until
-          ? `Please send a new proof from your order page by ${until}, or call us; your items stay held until then.`
-          : 'Please send a new proof from your order page, or call us.',
+          ? t('Please send a new proof from your order page by {until}, or call us; your items stay held until then.', { until })
+          : t('Please send a new proof from your order page, or call us.'),
       ],
     },
     refunded: {
-      subject: 'refund',
-      heading: 'Your refund is on its way',
-      says: [`We have refunded ${note || 'your payment'}. Depending on your bank it can take a few working days to reach you.`],
+      subject: t('refund'),
+      heading: t('Your refund is on its way'),
+      says: [
+        refunded
+          ? t('We have refunded {amount}. Depending on your bank it can take a few working days to reach you.', { amount: refunded })
+          : t('We have refunded your payment. Depending on your bank it can take a few working days to reach you.'),
+      ],
     },
   };
   const c = content[kind];
   const statusLine: [string, string][] = [
-    [`${Thing}`, sale.invoiceId],
-    ['Status', SALE_STATUS_LABELS[sale.status]],
-    ['Payment', PAYMENT_STATUS_LABELS[sale.paymentStatus]],
+    [booking ? t('Booking') : t('Order'), sale.invoiceId],
+    [t('Status'), t(SALE_STATUS_LABELS[sale.status])],
+    [t('Payment'), t(PAYMENT_STATUS_LABELS[sale.paymentStatus])],
   ];
-  if ((kind === 'cancel' || kind === 'return') && note) c.says.push(`Reason: ${note}`);
-  const { text, html } = brandedMail(brand, c.heading, [
-    { p: `Dear ${sale.contact.name},` },
-    ...c.says.map((p) => ({ p })),
-    c.table ? { order: sale } : { facts: statusLine },
-    { button: { label: `See your ${thing}`, url: opts.link } },
-    ...(brand.hotline ? [{ p: `Questions? Call ${brand.hotline}${brand.supportEmail ? ` or write to ${brand.supportEmail}` : ''}.` }] : []),
-  ]);
-  return { to: sale.contact.email, subject: `${Thing} ${sale.invoiceId} — ${c.subject}`, text, html };
+  if ((kind === 'cancel' || kind === 'return') && note) c.says.push(t('Reason: {reason}', { reason: note }));
+  const hotline = brand.hotline ? localDigits(brand.hotline, locale) : '';
+  const { text, html } = brandedMail(
+    brand,
+    c.heading,
+    [
+      { p: t('Dear {name},', { name: sale.contact.name }) },
+      ...c.says.map((p) => ({ p })),
+      c.table ? { order: sale } : { facts: statusLine },
+      { button: { label: booking ? t('See your booking') : t('See your order'), url: opts.link } },
+      ...(hotline
+        ? [
+            {
+              p: brand.supportEmail
+                ? t('Questions? Call {hotline} or write to {email}.', { hotline, email: brand.supportEmail })
+                : t('Questions? Call {hotline}.', { hotline }),
+            },
+          ]
+        : []),
+    ],
+    locale,
+  );
+  const subject = booking
+    ? t('Booking {invoice} — {what}', { invoice: sale.invoiceId, what: c.subject })
+    : t('Order {invoice} — {what}', { invoice: sale.invoiceId, what: c.subject });
+  return { to: sale.contact.email, subject, text, html };
 }
 
 /** The shop's own mail: a new order or booking, or a payment proof to check. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { OrderDeps } from './deps.ts';
+import { mailLocale } from '../mail/locale.ts';
 import { siteSettings } from '../site/site.service.ts';
 import { orderLinkFor, orderPageUrl } from './access.ts';
 import { type Brand, type OrderMailKind, orderMail, shopMail } from './mail.ts';
@@ -10,10 +11,11 @@ import { toSale } from './sale-view.ts';
 // Mails about orders are sent after the transaction that changed the order has committed.
 // Mail never decides an order's fate: a failure is logged and the message stays in the outbox.
 
-/** A staff step's mail: which event, and the reason or amount the shopper is told. */
+/** A staff step's mail: which event, and the reason or amount (poisha) the shopper is told. */
 export interface StaffMail {
   kind: OrderMailKind;
   note: string;
+  amount?: number;
 }
 
 const BRAND_KEYS = ['brand.name', 'brand.logo', 'brand.colour', 'contact.hotline', 'contact.supportEmail', 'contact.address', 'contact.orderEmail'];
@@ -51,21 +53,27 @@ async function saleFor(deps: OrderDeps, saleId: number) {
   return { row, sale: toSale(row, await repo.linesOf(db, [saleId])) };
 }
 
-/** The shopper's mail about their order; a guest's carries the signed link that opens it anywhere. */
-export async function sendOrderMail(deps: OrderDeps, saleId: number, kind: OrderMailKind, note?: string): Promise<void> {
+/**
+ * The shopper's mail about their order, in the language the order was placed in (whoever
+ * sets it off, staff included: docs/decisions/0038); a guest's carries the signed link that
+ * opens it anywhere, and a Bangla one opens the Bangla page.
+ */
+export async function sendOrderMail(deps: OrderDeps, saleId: number, kind: OrderMailKind, note?: string, amount?: number): Promise<void> {
   try {
     const found = await saleFor(deps, saleId);
     if (!found) return;
     const { brand } = await brandOf(deps);
-    const link = orderPageUrl(deps.config.publicUrl, found.row.invoice_id, orderLinkFor(deps.orderLinkSecret, found.row));
-    await deps.mailer.send(orderMail(found.sale, kind, brand, { link, note }));
+    const locale = mailLocale(found.row.locale);
+    const page = orderPageUrl(deps.config.publicUrl, found.row.invoice_id, orderLinkFor(deps.orderLinkSecret, found.row));
+    const link = locale === 'en' ? page : `${page}&lang=${locale}`;
+    await deps.mailer.send(orderMail(found.sale, kind, brand, { link, note, amount, locale }));
   } catch (err) {
     deps.log.warn({ err, saleId }, 'could not queue the order mail');
   }
 }
 
 export function sendStaffMail(deps: OrderDeps, saleId: number, mail: StaffMail): Promise<void> {
-  return sendOrderMail(deps, saleId, mail.kind, mail.note);
+  return sendOrderMail(deps, saleId, mail.kind, mail.note, mail.amount);
 }
 
 /** The shop's order address (contact.orderEmail) hears of every new order and booking, and every payment proof. */

@@ -26,6 +26,7 @@ import { checkCardAmount, insertNewPayment } from './card-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import { addHistory } from './history.ts';
 import { assertHoldRoom, type CheckoutClient, checkQuantities, clientKeys, countCheckout, keyOwner, lockHoldKeys, pruneCounts } from './limits.ts';
+import { mailLocale } from '../mail/locale.ts';
 import { notifyShop, sendOrderMail } from './notify.ts';
 import { openPaymentSession } from './open-payment-session.ts';
 import * as repo from './repository.ts';
@@ -203,6 +204,9 @@ export async function placeOrder(
   // Outside the order's transaction, so that a refused checkout's guess stays counted (docs/decisions/0014).
   if (couponCode) await countCouponAttempt(kysely, { address: client.address, code: couponCode, customerId });
   const keys = clientKeys(client, customerId, contact);
+  // Every mail about the order is in the language it was placed in (docs/decisions/0038):
+  // the request's, else a signed-in customer's last one.
+  const locale = client.locale ?? mailLocale(customerId === null ? null : await repo.customerLocale(kysely, customerId));
 
   const now = new Date();
   const nowIso = now.toISOString();
@@ -295,6 +299,7 @@ export async function placeOrder(
         client_address: keys.address,
         // A booking nobody pays for gives its stock back (docs/decisions/0022).
         hold_until: kind === 'booking' ? new Date(now.getTime() + limits.bookingHoldMs).toISOString() : null,
+        locale,
       });
       // In the order's own transaction: of two checkouts with one key, one commits and the
       // other meets the key and answers that order (below).
@@ -344,6 +349,7 @@ export async function placeOrder(
   }
 
   pruneCounts(kysely);
+  if (customerId !== null && client.locale) await repo.setCustomerLocale(kysely, customerId, client.locale);
   const { sale, payment, lines, history } = placed;
   // The answer is built from the rows this checkout wrote, not read back (a new order has
   // no attachments yet, and its one payment row is as written but for the gateway's address).

@@ -1,3 +1,4 @@
+import type { Locale } from '@storefront/shared';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { forUpdate } from '../../db/dialect/row-locks.ts';
@@ -320,6 +321,16 @@ export function attachmentsOf(db: Q, saleId: number) {
 }
 
 // ---- lookups for checkout ------------------------------------------------------------------
+
+/** The language a customer last used the shop in (docs/decisions/0038). */
+export async function customerLocale(db: Q, customerId: number): Promise<string | null> {
+  return (await db.selectFrom('customers').select('locale').where('id', '=', customerId).executeTakeFirst())?.locale ?? null;
+}
+
+/** A customer placed an order in this language: their later mails follow it. */
+export function setCustomerLocale(db: Q, customerId: number, locale: Locale) {
+  return db.updateTable('customers').set({ locale }).where('id', '=', customerId).where('locale', '!=', locale).execute();
+}
 
 export function customerContact(db: Q, customerId: number) {
   return db.selectFrom('customers').select(['id', 'full_name', 'email', 'mobile']).where('id', '=', customerId).executeTakeFirst();

@@ -1,3 +1,4 @@
+import type { Locale } from '@storefront/shared';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, EmailSubscriptionsTable } from '../../db/schema.ts';
 
@@ -27,7 +28,7 @@ export function claimGuestSubscription(db: Kysely<Database>, emailKey: string, c
  * with the new offer. Conditional on it being unsubscribed, so of several requests at once
  * exactly one gets the row back (the others answer 409, as for a new row).
  */
-export function resubscribe(db: Kysely<Database>, emailKey: string, row: { customerId: number | null; offer: string; type: string }) {
+export function resubscribe(db: Kysely<Database>, emailKey: string, row: { customerId: number | null; offer: string; type: string; locale: Locale | null }) {
   return db
     .updateTable('email_subscriptions')
     .set((eb) => ({
@@ -35,6 +36,8 @@ export function resubscribe(db: Kysely<Database>, emailKey: string, row: { custo
       unsubscribed_by: null,
       offer: row.offer,
       type: row.type,
+      // Subscribing again in a language says which one its mails should use; without one, the old stays.
+      ...(row.locale ? { locale: row.locale } : {}),
       customer_id: row.customerId === null ? eb.ref('customer_id') : eb.fn.coalesce('customer_id', eb.val(row.customerId)),
     }))
     .where('email_key', '=', emailKey)

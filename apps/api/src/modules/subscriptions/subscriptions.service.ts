@@ -1,4 +1,4 @@
-import { MESSAGES, normaliseEmail, validateSubscriptionEmail } from '@storefront/shared';
+import { type Locale, MESSAGES, normaliseEmail, validateSubscriptionEmail } from '@storefront/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EmailSubscriptionsTable } from '../../db/schema.ts';
 import { ApiError, conflict } from '../../lib/errors.ts';
@@ -29,7 +29,10 @@ function toSubscription(r: Pick<Selectable<EmailSubscriptionsTable>, 'id' | 'ema
  * address (in any letter case) is already subscribed; an address that unsubscribed
  * subscribes again (docs/decisions/0036).
  */
-export async function subscribe(db: Kysely<Database>, input: { email: string; offer: string; type: string; customerId: number | null }): Promise<Subscription> {
+export async function subscribe(
+  db: Kysely<Database>,
+  input: { email: string; offer: string; type: string; customerId: number | null; locale?: Locale | null },
+): Promise<Subscription> {
   const problem = validateSubscriptionEmail(input.email);
   if (problem) throw new ApiError('validation_error', problem, { email: problem });
   const email = input.email.trim();
@@ -41,9 +44,16 @@ export async function subscribe(db: Kysely<Database>, input: { email: string; of
     offer: input.offer.trim(),
     type: input.type.trim(),
     created_at: new Date().toISOString(),
+    // The language of the mails the address receives (docs/decisions/0038).
+    locale: input.locale ?? 'en',
   });
   if (row) return toSubscription(row);
-  const again = await resubscribe(db, emailKey, { customerId: input.customerId, offer: input.offer.trim(), type: input.type.trim() });
+  const again = await resubscribe(db, emailKey, {
+    customerId: input.customerId,
+    offer: input.offer.trim(),
+    type: input.type.trim(),
+    locale: input.locale ?? null,
+  });
   if (again) return toSubscription(again);
   if (input.customerId != null) await claimGuestSubscription(db, emailKey, input.customerId);
   throw conflict('already_subscribed', MESSAGES.subscription.already, { email: MESSAGES.subscription.already });

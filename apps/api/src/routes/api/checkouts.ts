@@ -22,6 +22,7 @@ import { mayAccess, ORDER_ACCESS_MAX_AGE_S, requestTokens, serializeAccessCookie
 import { paymentsOf, saleById, saleByInvoice, type SaleRow } from '../../modules/orders/repository.ts';
 import { accessibleSale, fileUrl, getSale } from '../../modules/orders/view-orders.ts';
 import { saleDetail } from '../../modules/orders/sale-view.ts';
+import { requestLocale } from '../../modules/mail/locale.ts';
 
 /** A client's name for one checkout request, so that sending it again cannot place a second order. */
 const ZCheckoutHeaders = z.object({
@@ -98,6 +99,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       const placed = await placeOrder(deps, req.body, req.customerId, req.headers['idempotency-key'] ?? null, {
         address: req.ip,
         deviceId: deviceIdFrom(req.headers['x-device-id']),
+        locale: requestLocale(req),
       });
       if (placed.accessToken) {
         const { cookie } = requestTokens(req);

@@ -2,6 +2,7 @@ import { CONTACT_LIMITS, ZApiError } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendContactMessage } from '../../modules/contact/contact.service.ts';
+import { requestLocale } from '../../modules/mail/locale.ts';
 
 // Lengths are checked with the per-field messages in the service; this only keeps
 // absurd bodies out (a little over each limit, so the shopper gets the friendly message).
@@ -41,7 +42,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const result = await sendContactMessage(
         { db: app.db.kysely, dialect: app.db.dialect, mailer: app.mailer, log: req.log },
-        { form: req.body, ip: req.ip, customerId: req.customerId },
+        { form: req.body, ip: req.ip, customerId: req.customerId, locale: requestLocale(req) },
       );
       return reply.status(201).send(result);
     },

@@ -2,6 +2,7 @@ import { ZApiError, ZCustomer, ZProfileImageRequest, ZUpdateCustomerRequest } fr
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { findFileForOwner, toUploadedFile } from '../../modules/files/files.service.ts';
 import { requireCustomer } from '../../plugins/auth.ts';
+import { requestLocale } from '../../modules/mail/locale.ts';
 
 export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   // A customer's own data is never cached by the browser or a proxy.
@@ -32,7 +33,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZCustomer, 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError },
       },
     },
-    async (req) => app.accounts.updateCustomer(requireCustomer(req), req.body),
+    async (req) => app.accounts.updateCustomer(requireCustomer(req), req.body, requestLocale(req)),
   );
 
   app.patch(

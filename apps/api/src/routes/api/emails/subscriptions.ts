@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireCustomer } from '../../../plugins/auth.ts';
 import { subscribe, subscriptionStatus } from '../../../modules/subscriptions/subscriptions.service.ts';
+import { requestLocale } from '../../../modules/mail/locale.ts';
 
 export const ZSubscriptionRequest = z.object({
   // spec §3: sent empty by guests. The subscriber is taken from the session, never from here.
@@ -40,6 +41,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         offer: req.body.extras.offer,
         type: req.body.extras.type,
         customerId: req.customerId,
+        locale: requestLocale(req),
       });
       return reply.status(201).send(created);
     },
