@@ -123,9 +123,7 @@ try {
   ]
     .filter((p) => wanted.includes(p.name))
     .flatMap((p) =>
-      langs.map((lang) =>
-        lang === 'en' ? p : { ...p, name: `${p.name} (${lang})`, path: `${p.path}${p.path.includes('?') ? '&' : '?'}lang=${lang}` },
-      ),
+      langs.map((lang) => (lang === 'en' ? p : { ...p, name: `${p.name} (${lang})`, path: `${p.path}${p.path.includes('?') ? '&' : '?'}lang=${lang}` })),
     );
 
   const rows: string[][] = [];

@@ -26,7 +26,7 @@ import { loadCategoryMenu } from './components/catalogue/category-menu.server.ts
 import { configureApi } from './lib/api-client.ts';
 import { PricingProvider } from './lib/currency.tsx';
 import { BENGALI_FONT_URL, FONT_FACES } from './lib/fonts.ts';
-import { addressIn, LanguageProvider, useT } from './lib/i18n.tsx';
+import { addressIn, LanguageProvider, metaT, useT } from './lib/i18n.tsx';
 import { useNonce } from './lib/nonce.ts';
 import type { SiteSettings } from './lib/site.ts';
 
@@ -158,15 +158,21 @@ export default function App() {
   return <Outlet />;
 }
 
-export function meta({ error }: Route.MetaArgs) {
+export function meta({ error, matches }: Route.MetaArgs) {
   if (!error) return [];
+  const { t } = metaT(matches);
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  return [{ title: status === 404 ? ERROR_PAGE_DEFAULTS[404].statusMessage : ERROR_PAGE_DEFAULTS[500].statusMessage }];
+  return [{ title: t(status === 404 ? ERROR_PAGE_DEFAULTS[404].statusMessage : ERROR_PAGE_DEFAULTS[500].statusMessage) }];
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useT();
   if (isRouteErrorResponse(error)) {
-    const description = typeof error.data === 'object' && error.data && 'message' in error.data ? String(error.data.message) : undefined;
+    const data = typeof error.data === 'object' && error.data ? (error.data as { message?: unknown; path?: unknown }) : {};
+    // A loader's message is an English id; 'Page not found: {path}' carries the path
+    // beside it (routes/not-found.tsx), so the sentence is translated whole.
+    const description =
+      typeof data.path === 'string' ? t('Page not found: {path}', { path: data.path }) : data.message !== undefined ? t(String(data.message)) : undefined;
     return <ErrorPage status={error.status} description={description} />;
   }
   return <ErrorPage status={500} />;

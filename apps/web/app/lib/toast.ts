@@ -23,6 +23,10 @@ export interface ToastOptions {
 export interface ToastItem {
   id: number;
   type: ToastType;
+  /**
+   * An English message id (a validation or API message, docs/decisions/0038) or a text its
+   * caller already translated: <Toaster/> shows it through t(), which leaves the latter as it is.
+   */
   message: string;
   duration: number;
   position: ToastPosition;

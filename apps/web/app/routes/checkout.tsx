@@ -14,7 +14,6 @@ import {
   type TCheckoutResponse,
   type TDeliveryMethod,
   type TDeliveryZone,
-  etaText,
   type TPage,
   type TPaymentMethod,
   validateAddress,
@@ -32,6 +31,8 @@ import { Button, ButtonLink } from '../components/ui/button.tsx';
 import { apiFetch } from '../lib/api-client.ts';
 import { cartActions, useCart, useCartReady } from '../lib/cart-store.ts';
 import { useMoney } from '../lib/currency.tsx';
+import { type Localized, metaT, Trans, useT } from '../lib/i18n.tsx';
+import { translateMessage } from '../lib/translate-message.ts';
 import { session, useSessionUser } from '../lib/session-store.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/checkout';
@@ -62,24 +63,41 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export function meta({ matches }: Route.MetaArgs) {
   const settings = (matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {};
-  return [{ title: `Checkout — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
+  const { t } = metaT(matches);
+  return [{ title: `${t('Checkout')} — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
 }
 
-const PAYMENT_CHOICES: { id: TPaymentMethod; title: string; text: string }[] = [
-  { id: 'card', title: 'Card or mobile banking', text: 'Visa, Mastercard, Amex, bKash, Nagad and internet banking through our secure payment partner.' },
-  { id: 'cod', title: 'Cash on delivery', text: 'Pay in cash when your furniture arrives (or when you collect it).' },
-  { id: 'later', title: 'Pay later (booking)', text: 'We hold the items for you. Pay at a showroom or by bank transfer, then upload the slip.' },
+/** The payment choices in the page's language (their titles are PAYMENT_METHOD_LABELS' texts). */
+const paymentChoices = ({ t }: Localized): { id: TPaymentMethod; title: string; text: string }[] => [
+  {
+    id: 'card',
+    title: t('Card or mobile banking'),
+    text: t('Visa, Mastercard, Amex, bKash, Nagad and internet banking through our secure payment partner.'),
+  },
+  { id: 'cod', title: t('Cash on delivery'), text: t('Pay in cash when your furniture arrives (or when you collect it).') },
+  { id: 'later', title: t('Pay later (booking)'), text: t('We hold the items for you. Pay at a showroom or by bank transfer, then upload the slip.') },
 ];
 
 type Contact = { name: string; mobile: string; email: string };
 
-/** The zones in a sentence: "Our team delivers and assembles. ৳500 in Dhaka city (free from ৳20,000), …". */
-function zonesText(zones: readonly TDeliveryZone[], format: (n: number) => string): string {
-  const parts = zones.map(
-    (z) =>
-      `${z.fee ? format(z.fee) : 'free'} ${z.districts.length ? `in ${z.name}` : 'elsewhere'}${z.freeFrom !== null && z.fee ? ` (free from ${format(z.freeFrom)})` : ''}, ${etaText(z)}`,
-  );
-  return `Our team delivers and assembles: ${parts.join('; ')}.`;
+/** "1–3 days", "2 days", "today" (the shared etaText, in the page's language). */
+export function etaLocal({ t, n }: Localized, zone: Pick<TDeliveryZone, 'etaMinDays' | 'etaMaxDays'>): string {
+  if (zone.etaMaxDays === 0) return t('today');
+  if (zone.etaMinDays === zone.etaMaxDays) return t('{days, plural, one {# day} other {# days}}', { days: zone.etaMaxDays });
+  return t('{min}–{max} days', { min: n(zone.etaMinDays), max: n(zone.etaMaxDays) });
+}
+
+/** The zones in a sentence: "Our team delivers and assembles: ৳500 in Dhaka city (free from ৳20,000), …". */
+function zonesText(l: Localized, zones: readonly TDeliveryZone[], format: (n: number) => string): string {
+  const { t } = l;
+  const parts = zones.map((z) => {
+    const v = { fee: z.fee ? format(z.fee) : '', zone: z.name, freeFrom: z.freeFrom !== null ? format(z.freeFrom) : '', eta: etaLocal(l, z) };
+    const threshold = z.freeFrom !== null && z.fee;
+    if (!z.fee) return z.districts.length ? t('free in {zone}, {eta}', v) : t('free elsewhere, {eta}', v);
+    if (z.districts.length) return threshold ? t('{fee} in {zone} (free from {freeFrom}), {eta}', v) : t('{fee} in {zone}, {eta}', v);
+    return threshold ? t('{fee} elsewhere (free from {freeFrom}), {eta}', v) : t('{fee} elsewhere, {eta}', v);
+  });
+  return t('Our team delivers and assembles: {zones}.', { zones: parts.join('; ') });
 }
 
 export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
@@ -88,6 +106,8 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const cart = useCart();
   const ready = useCartReady();
   const money = useMoney();
+  const l = useT();
+  const { t, n, digits } = l;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const { addresses, showrooms, zones } = loaderData;
@@ -152,11 +172,11 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
     return (
       <Shell>
         <div className="flex flex-col items-center gap-5 rounded-[var(--radius-card)] bg-paper px-6 py-16 text-center shadow-[var(--shadow-card)]">
-          <p className="text-lg font-semibold tracking-wider text-ink-muted">{EMPTY_CART_TEXT}</p>
+          <p className="text-lg font-semibold tracking-wider text-ink-muted">{t(EMPTY_CART_TEXT)}</p>
           <div className="flex flex-wrap justify-center gap-3">
-            <ButtonLink to="/shop">Continue Shopping</ButtonLink>
+            <ButtonLink to="/shop">{t('Continue Shopping')}</ButtonLink>
             <ButtonLink to="/orders" variant="secondary">
-              View my orders
+              {t('View my orders')}
             </ButtonLink>
           </div>
         </div>
@@ -231,30 +251,28 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
     }
     setBusy(false);
     if (res.networkError) {
-      setAlert('We could not reach the shop. Please check your connection and try again: trying again will not place a second order.');
+      setAlert(t('We could not reach the shop. Please check your connection and try again: trying again will not place a second order.'));
       return;
     }
     const err = res.error;
     if (err?.code === 'out_of_stock' || err?.code === 'items_unavailable') {
       setAlert(
-        <>
-          {err.message}.{' '}
-          <Link to="/cart" className="font-semibold underline">
-            Change your cart
-          </Link>
-        </>,
+        <Trans
+          id="{message}. <0>Change your cart</0>"
+          values={{ message: translateMessage(l, err.message) }}
+          components={{ 0: <Link to="/cart" className="font-semibold underline" /> }}
+        />,
       );
       setQuote(null);
       return;
     }
     if (err?.code === 'coupon_not_applicable') {
       setAlert(
-        <>
-          {err.message}.{' '}
-          <button type="button" className="font-semibold underline" onClick={() => cartActions.removeCoupon()}>
-            Continue without the coupon
-          </button>
-        </>,
+        <Trans
+          id="{message}. <0>Continue without the coupon</0>"
+          values={{ message: translateMessage(l, err.message) }}
+          components={{ 0: <button type="button" className="font-semibold underline" onClick={() => cartActions.removeCoupon()} /> }}
+        />,
       );
       return;
     }
@@ -264,40 +282,53 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
       requestAnimationFrame(() => focusFirstError(form.current));
       return;
     }
-    setAlert(err?.message ?? 'Something went wrong on our side. Please try again in a moment.');
+    setAlert(err?.message ?? t('Something went wrong on our side. Please try again in a moment.'));
   }
 
   const submitLabel =
-    total === null ? 'Place order' : payment === 'card' ? `Pay ${money.formatBdt(total)}` : payment === 'later' ? 'Book now, pay later' : 'Place order';
+    total === null
+      ? t('Place order')
+      : payment === 'card'
+        ? t('Pay {amount}', { amount: money.formatBdt(total) })
+        : payment === 'later'
+          ? t('Book now, pay later')
+          : t('Place order');
 
   return (
     <Shell>
-      <form ref={form} onSubmit={submit} noValidate className="grid items-start gap-6 lg:grid-cols-[1fr_24rem]" aria-label="Checkout">
+      <form ref={form} onSubmit={submit} noValidate className="grid items-start gap-6 lg:grid-cols-[1fr_24rem]" aria-label={t('Checkout')}>
         <div className="space-y-6">
           {alert && <FormAlert>{alert}</FormAlert>}
 
-          <Section title="1. Your details">
+          <Section step={1} title={t('Your details')}>
             {user ? (
               <p className="text-[0.95rem]">
-                Signed in as <strong>{user.name}</strong>. We will send the confirmation to the email of your account.
+                <Trans
+                  id="Signed in as <0>{name}</0>. We will send the confirmation to the email of your account."
+                  values={{ name: user.name }}
+                  components={{ 0: <strong /> }}
+                />
               </p>
             ) : (
               <>
                 <p className="mb-4 text-sm text-ink-muted">
-                  Checking out as a guest.{' '}
-                  <button
-                    type="button"
-                    className="font-semibold text-brand-700 underline"
-                    onClick={() => session.openAuth('sign-in', () => revalidator.revalidate())}
-                  >
-                    Sign in
-                  </button>{' '}
-                  to use your saved addresses and see the order in your account.
+                  <Trans
+                    id="Checking out as a guest. <0>Sign in</0> to use your saved addresses and see the order in your account."
+                    components={{
+                      0: (
+                        <button
+                          type="button"
+                          className="font-semibold text-brand-700 underline"
+                          onClick={() => session.openAuth('sign-in', () => revalidator.revalidate())}
+                        />
+                      ),
+                    }}
+                  />
                 </p>
                 <div className="grid gap-4 md:grid-cols-2">
                   <TextField
                     className="md:col-span-2"
-                    label="Full name"
+                    label={t('Full name')}
                     name="contact.name"
                     autoComplete="name"
                     value={contact.name}
@@ -305,18 +336,18 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
                     error={errors['contact.name']}
                   />
                   <TextField
-                    label="Mobile number"
+                    label={t('Mobile number')}
                     name="contact.mobile"
                     type="tel"
                     inputMode="tel"
                     autoComplete="tel"
-                    placeholder="01XXXXXXXXX"
+                    placeholder={t('01XXXXXXXXX')}
                     value={contact.mobile}
                     onChange={(e) => setContact({ ...contact, mobile: e.target.value })}
                     error={errors['contact.mobile']}
                   />
                   <TextField
-                    label="Email"
+                    label={t('Email')}
                     name="contact.email"
                     type="email"
                     autoComplete="email"
@@ -329,13 +360,13 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             )}
           </Section>
 
-          <Section title="2. Delivery">
+          <Section step={2} title={t('Delivery')}>
             <fieldset>
-              <legend className="sr-only">Delivery method</legend>
+              <legend className="sr-only">{t('Delivery method')}</legend>
               <div className="grid gap-3 sm:grid-cols-2">
                 {(['home_delivery', 'showroom_pickup'] as const).map((m) => (
-                  <Choice key={m} name="deliveryMethod" value={m} checked={delivery === m} onChange={() => setDelivery(m)} title={DELIVERY_METHOD_LABELS[m]}>
-                    {m === 'home_delivery' ? zonesText(zones, money.format) : 'Free. We call you when your order is ready at the showroom.'}
+                  <Choice key={m} name="deliveryMethod" value={m} checked={delivery === m} onChange={() => setDelivery(m)} title={t(DELIVERY_METHOD_LABELS[m])}>
+                    {m === 'home_delivery' ? zonesText(l, zones, money.format) : t('Free. We call you when your order is ready at the showroom.')}
                   </Choice>
                 ))}
               </div>
@@ -345,7 +376,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
               <div className="mt-5">
                 {addresses.length > 0 && (
                   <fieldset className="mb-4">
-                    <legend className="mb-2 text-sm font-semibold">Deliver to</legend>
+                    <legend className="mb-2 text-sm font-semibold">{t('Deliver to')}</legend>
                     <div className="grid gap-3 sm:grid-cols-2">
                       {addresses.map((a) => (
                         <Choice
@@ -356,11 +387,17 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
                           onChange={() => setAddressChoice(a.id)}
                           title={a.label || a.fullName}
                         >
-                          {a.fullName}, {a.addressLine}, {a.area}, {a.district} · {displayMobile(a.phone)}
+                          {a.fullName}, {a.addressLine}, {a.area}, {a.district} · {digits(displayMobile(a.phone))}
                         </Choice>
                       ))}
-                      <Choice name="addressId" value="new" checked={addressChoice === 'new'} onChange={() => setAddressChoice('new')} title="A new address">
-                        Type another delivery address for this order.
+                      <Choice
+                        name="addressId"
+                        value="new"
+                        checked={addressChoice === 'new'}
+                        onChange={() => setAddressChoice('new')}
+                        title={t('A new address')}
+                      >
+                        {t('Type another delivery address for this order.')}
                       </Choice>
                     </div>
                   </fieldset>
@@ -370,13 +407,13 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             ) : (
               <div className="mt-5 max-w-md">
                 <SelectField
-                  label="Showroom"
+                  label={t('Showroom')}
                   name="pickupBranchId"
                   value={pickup === '' ? '' : String(pickup)}
                   onChange={(e) => setPickup(e.target.value ? Number(e.target.value) : '')}
                   error={errors.pickupBranchId}
                 >
-                  <option value="">Choose a showroom</option>
+                  <option value="">{t('Choose a showroom')}</option>
                   {showrooms.map((b) => (
                     <option key={b.id} value={b.id}>
                       {b.name}, {b.city}
@@ -392,20 +429,20 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             )}
             <TextField
               className="mt-5"
-              label="Note for our team (optional)"
+              label={t('Note for our team (optional)')}
               name="note"
               maxLength={500}
               value={note}
               onChange={(e) => setNote(e.target.value)}
-              placeholder="Floor, lift, best time to call…"
+              placeholder={t('Floor, lift, best time to call…')}
             />
           </Section>
 
-          <Section title="3. Payment">
+          <Section step={3} title={t('Payment')}>
             <fieldset>
-              <legend className="sr-only">Payment method</legend>
+              <legend className="sr-only">{t('Payment method')}</legend>
               <div className="grid gap-3">
-                {PAYMENT_CHOICES.map((p) => (
+                {paymentChoices(l).map((p) => (
                   <Choice key={p.id} name="paymentMethod" value={p.id} checked={payment === p.id} onChange={() => setPayment(p.id)} title={p.title}>
                     {p.text}
                   </Choice>
@@ -421,32 +458,37 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
           aria-busy={!fresh}
         >
           <h2 id="checkout-summary" className="text-lg font-semibold">
-            Your order
+            {t('Your order')}
           </h2>
           <OrderLines lines={lines} money={money} compact />
           {problems.length > 0 && (
             <p role="alert" className="mb-3 flex gap-2 text-sm font-medium text-danger-600">
               <AlertIcon className="mt-0.5 shrink-0" width={16} height={16} />
               <span>
-                {problems
-                  .map(
-                    (p) =>
-                      `${p.product?.title ?? p.skuCode}: ${p.status === 'unavailable' ? 'no longer sold' : p.status === 'out_of_stock' ? 'out of stock' : `only ${p.availableQuantity} left`}`,
-                  )
-                  .join('; ')}
-                .{' '}
-                <Link to="/cart" className="underline">
-                  Change your cart
-                </Link>
+                <Trans
+                  id="{message}. <0>Change your cart</0>"
+                  values={{
+                    message: problems
+                      .map((p) => {
+                        const item = p.product?.title ?? p.skuCode;
+                        if (p.status === 'unavailable') return t('{item}: no longer sold', { item });
+                        if (p.status === 'out_of_stock') return t('{item}: out of stock', { item });
+                        return t('{item}: only {count} left', { item, count: n(p.availableQuantity ?? 0) });
+                      })
+                      .join('; '),
+                  }}
+                  components={{ 0: <Link to="/cart" className="underline" /> }}
+                />
               </span>
             </p>
           )}
           {couponRefused && (
             <p role="alert" className="mb-3 text-sm text-danger-600">
-              Coupon {couponRefused.code}: {couponRefused.message}.{' '}
-              <button type="button" className="font-semibold underline" onClick={() => cartActions.removeCoupon()}>
-                Remove it
-              </button>
+              <Trans
+                id="Coupon {code}: {message}. <0>Remove it</0>"
+                values={{ code: couponRefused.code, message: translateMessage(l, couponRefused.message) }}
+                components={{ 0: <button type="button" className="font-semibold underline" onClick={() => cartActions.removeCoupon()} /> }}
+              />
             </p>
           )}
           {fresh ? (
@@ -460,17 +502,19 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
                 deliveryFee: fee,
                 total: total!,
               }}
-              totalLabel="Total to pay"
-              chargedLabel={payment === 'card' ? 'You will be charged' : payment === 'later' ? 'Amount due when you pay' : 'To pay on delivery'}
+              totalLabel={t('Total to pay')}
+              chargedLabel={payment === 'card' ? t('You will be charged') : payment === 'later' ? t('Amount due when you pay') : t('To pay on delivery')}
             />
           ) : (
             <p className="py-4 text-sm text-ink-muted" role="status">
-              {quoteFailed ? 'We could not price your cart just now. The server prices it again when you place the order.' : 'Pricing your cart…'}
+              {quoteFailed ? t('We could not price your cart just now. The server prices it again when you place the order.') : t('Pricing your cart…')}
             </p>
           )}
           {charge?.zone && (
             <p className="mt-3 text-sm text-ink-muted" data-testid="delivery-eta">
-              {charge.freeByThreshold ? 'Free delivery. ' : ''}Delivered and assembled in {etaText(charge.zone)} ({charge.zone.name}).
+              {charge.freeByThreshold
+                ? t('Free delivery. Delivered and assembled in {eta} ({zone}).', { eta: etaLocal(l, charge.zone), zone: charge.zone.name })
+                : t('Delivered and assembled in {eta} ({zone}).', { eta: etaLocal(l, charge.zone), zone: charge.zone.name })}
             </p>
           )}
           <Button
@@ -481,18 +525,13 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             aria-busy={busy}
             data-testid="place-order"
           >
-            {busy ? 'Placing your order…' : submitLabel}
+            {busy ? t('Placing your order…') : submitLabel}
           </Button>
           <p className="mt-3 text-xs text-ink-muted">
-            By placing the order you accept our{' '}
-            <Link to="/terms-conditions" className="underline">
-              terms and conditions
-            </Link>{' '}
-            and{' '}
-            <Link to="/return" className="underline">
-              return policy
-            </Link>
-            .
+            <Trans
+              id="By placing the order you accept our <0>terms and conditions</0> and <1>return policy</1>."
+              components={{ 0: <Link to="/terms-conditions" className="underline" />, 1: <Link to="/return" className="underline" /> }}
+            />
           </p>
         </aside>
       </form>
@@ -501,18 +540,22 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
 }
 
 function Shell({ children }: { children: ReactNode }) {
+  const { t } = useT();
   return (
     <div className="container-page py-8 md:py-12">
-      <h1 className="mb-6 text-2xl font-bold tracking-tight md:text-3xl">Checkout</h1>
+      <h1 className="mb-6 text-2xl font-bold tracking-tight md:text-3xl">{t('Checkout')}</h1>
       {children}
     </div>
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({ step, title, children }: { step: number; title: string; children: ReactNode }) {
+  const { n } = useT();
   return (
-    <section className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] md:p-6" aria-label={title.replace(/^\d+\.\s*/, '')}>
-      <h2 className="mb-4 text-lg font-semibold">{title}</h2>
+    <section className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)] md:p-6" aria-label={title}>
+      <h2 className="mb-4 text-lg font-semibold">
+        {n(step)}. {title}
+      </h2>
       {children}
     </section>
   );
@@ -549,10 +592,11 @@ function Choice({
 
 function AddressFields({ value, onChange, errors }: { value: TAddressFields; onChange(v: TAddressFields): void; errors: Record<string, string> }) {
   const set = (k: keyof TAddressFields, v: string) => onChange({ ...value, [k]: v });
+  const { t } = useT();
   return (
     <div className="grid gap-4 md:grid-cols-2" data-testid="checkout-address">
       <TextField
-        label="Receiver’s name"
+        label={t('Receiver’s name')}
         name="address.fullName"
         autoComplete="shipping name"
         value={value.fullName}
@@ -560,24 +604,24 @@ function AddressFields({ value, onChange, errors }: { value: TAddressFields; onC
         error={errors['address.fullName']}
       />
       <TextField
-        label="Phone"
+        label={t('Phone')}
         name="address.phone"
         type="tel"
         inputMode="tel"
         autoComplete="shipping tel"
-        placeholder="01XXXXXXXXX"
+        placeholder={t('01XXXXXXXXX')}
         value={value.phone}
         onChange={(e) => set('phone', e.target.value)}
         error={errors['address.phone']}
       />
       <SelectField
-        label="Division"
+        label={t('Division')}
         name="address.division"
         value={value.division}
         onChange={(e) => onChange({ ...value, division: e.target.value, district: districtsOf(e.target.value).includes(value.district) ? value.district : '' })}
         error={errors['address.division']}
       >
-        <option value="">Choose a division</option>
+        <option value="">{t('Choose a division')}</option>
         {DIVISION_NAMES.map((d) => (
           <option key={d} value={d}>
             {d}
@@ -585,14 +629,14 @@ function AddressFields({ value, onChange, errors }: { value: TAddressFields; onC
         ))}
       </SelectField>
       <SelectField
-        label="District"
+        label={t('District')}
         name="address.district"
         value={value.district}
         onChange={(e) => set('district', e.target.value)}
         error={errors['address.district']}
         disabled={!value.division}
       >
-        <option value="">{value.division ? 'Choose a district' : 'Choose a division first'}</option>
+        <option value="">{value.division ? t('Choose a district') : t('Choose a division first')}</option>
         {districtsOf(value.division).map((d) => (
           <option key={d} value={d}>
             {d}
@@ -600,16 +644,16 @@ function AddressFields({ value, onChange, errors }: { value: TAddressFields; onC
         ))}
       </SelectField>
       <TextField
-        label="Area"
+        label={t('Area')}
         name="address.area"
         autoComplete="shipping address-level3"
-        placeholder="Thana, upazila or area, such as Gulshan 2"
+        placeholder={t('Thana, upazila or area, such as Gulshan 2')}
         value={value.area}
         onChange={(e) => set('area', e.target.value)}
         error={errors['address.area']}
       />
       <TextField
-        label="House, road and landmark"
+        label={t('House, road and landmark')}
         name="address.addressLine"
         autoComplete="shipping street-address"
         value={value.addressLine}

@@ -2,6 +2,8 @@ import { data } from 'react-router';
 import { RichText } from '../components/content/rich-text.tsx';
 import { pageRead } from '../lib/api.server.ts';
 import type { Route } from './+types/content-page';
+import { localeOfMatches } from '../lib/i18n.tsx';
+import { inLanguage } from '../lib/seo.ts';
 
 type ContentItem = { title: string; slug: string; body: string; updatedAt: string };
 
@@ -20,12 +22,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
   const found = page.list[0];
   const item: ContentItem | undefined = found && { title: found.title, slug: found.slug, body: found.body, updatedAt: found.updatedAt };
-  if (!item) throw data({ message: `Page not found: /${slug}` }, { status: 404 });
+  if (!item) throw data({ message: `Page not found: /${slug}`, path: `/${slug}` }, { status: 404 });
   return { item, canonical: `${context.publicUrl}/${slug}` };
 }
 
-export function meta({ data }: Route.MetaArgs) {
+export function meta({ data, matches }: Route.MetaArgs) {
   if (!data) return [];
+  const canonical = inLanguage(data.canonical, localeOfMatches(matches));
   // The first line as plain words: no heading marks, bold marks or link addresses.
   const description = (data.item.body.split('\n').find((l) => l.trim()) ?? '')
     .replace(/^#+\s*|^-\s+/, '')
@@ -35,7 +38,7 @@ export function meta({ data }: Route.MetaArgs) {
   return [
     { title: data.item.title },
     { name: 'description', content: description },
-    { tagName: 'link', rel: 'canonical', href: data.canonical },
+    { tagName: 'link', rel: 'canonical', href: canonical },
     { property: 'og:title', content: data.item.title },
     { property: 'og:description', content: description },
   ];

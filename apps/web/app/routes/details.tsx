@@ -12,9 +12,12 @@ import { SkuPicker } from '../components/catalogue/sku-picker.tsx';
 import { StockSummary, StockTable } from '../components/catalogue/stock-table.tsx';
 import { RichText } from '../components/content/rich-text.tsx';
 import { later, pageRead } from '../lib/api.server.ts';
+import { localeOfMatches, Trans, useT } from '../lib/i18n.tsx';
 import { pageMeta, settingsFrom } from '../lib/seo.ts';
 import { brandName } from '../lib/site.ts';
 import type { Route } from './+types/details';
+import { ResponsiveImage } from '../components/ui/responsive-image.tsx';
+import { ogImage } from '@storefront/shared/upload-images';
 
 // The product page (spec §2 /details, with the product in the query string), also served
 // at its readable, canonical address /products/{slug}. The chosen sku lives in the URL
@@ -93,7 +96,8 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
     '@type': 'Product',
     name: item.title,
     description: item.description,
-    image: item.images.map((i) => new URL(i.url, origin).href),
+    // Search engines take JPEG, PNG or WebP pictures, not the demo's drawings (SVG).
+    image: item.images.map((i) => new URL(ogImage(i.url)?.url ?? i.url, origin).href),
     sku: initialSku(item, null)?.code,
     mpn: item.modelCode ?? undefined,
     category,
@@ -109,12 +113,16 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
       url: `${canonical}?sku=${encodeURIComponent(s.code)}`,
     })),
   };
-  return [...pageMeta({ settings, title: item.title, description, canonical, type: 'product', image: item.image }), { 'script:ld+json': jsonLd }];
+  return [
+    ...pageMeta({ settings, lang: localeOfMatches(matches), title: item.title, description, canonical, type: 'product', image: item.image }),
+    { 'script:ld+json': jsonLd },
+  ];
 }
 
 export default function Details({ loaderData }: Route.ComponentProps) {
   const { item, content, bullets, articles, variants, stock, branches, related, attachments, helpTexts, deliveryZones } = loaderData;
   const [params, setParams] = useSearchParams();
+  const { t, n } = useT();
   // The choice shows at once; the URL follows (replace, no reload of the data).
   const [chosen, setChosen] = useState<string | null>(params.get('sku'));
   useEffect(() => setChosen(params.get('sku')), [params]);
@@ -152,11 +160,11 @@ export default function Details({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="container-page py-6 md:py-8">
-      <nav aria-label="Breadcrumb" className="mb-5 text-sm text-ink-muted">
+      <nav aria-label={t('Breadcrumb')} className="mb-5 text-sm text-ink-muted">
         <ol className="flex flex-wrap items-center gap-1.5">
           <li>
             <Link to="/" className="hover:text-brand-700 hover:underline">
-              Home
+              {t('Home')}
             </Link>
           </li>
           {trail.map((c) => (
@@ -182,7 +190,7 @@ export default function Details({ loaderData }: Route.ComponentProps) {
         <div>
           {item.modelCode && (
             <p className="text-sm font-medium tracking-wide text-ink-muted">
-              Model <span data-testid="model-code">{item.modelCode}</span>
+              <Trans id="Model <0>{code}</0>" values={{ code: item.modelCode }} components={{ 0: <span data-testid="model-code" /> }} />
             </p>
           )}
           <h1 className="mt-1 text-2xl font-bold tracking-tight md:text-3xl">{item.title}</h1>
@@ -190,7 +198,7 @@ export default function Details({ loaderData }: Route.ComponentProps) {
             <div className="mt-4">
               <Price productId={item.id} categoryIds={item.categoryIds} sku={sku} size="lg" />
               <p className="mt-1 text-xs text-ink-muted">
-                Option <span data-testid="sku-code">{sku.code}</span>
+                <Trans id="Option <0>{code}</0>" values={{ code: sku.code }} components={{ 0: <span data-testid="sku-code" /> }} />
                 {label ? ` · ${label}` : ''}
               </p>
             </div>
@@ -236,7 +244,7 @@ export default function Details({ loaderData }: Route.ComponentProps) {
 
           {model && (
             <Link to={model.url} className="mt-6 inline-flex items-center gap-2 font-medium text-brand-700 hover:underline">
-              <CubeIcon /> View this sofa in 3D
+              <CubeIcon /> {t('View this sofa in 3D')}
             </Link>
           )}
         </div>
@@ -245,7 +253,7 @@ export default function Details({ loaderData }: Route.ComponentProps) {
       <div className="mt-12 grid gap-10 lg:grid-cols-[1fr_24rem]">
         <section aria-labelledby="about-heading">
           <h2 id="about-heading" className="text-xl font-semibold">
-            About this product
+            {t('About this product')}
           </h2>
           <div className="mt-3 text-ink">
             <RichText text={content.description} />
@@ -263,19 +271,28 @@ export default function Details({ loaderData }: Route.ComponentProps) {
 
           {item.skuDetails.length > 0 && (
             <div className="mt-10">
-              <h2 className="text-xl font-semibold">In this set</h2>
+              <h2 className="text-xl font-semibold">{t('In this set')}</h2>
               <ul className="mt-3 divide-y divide-sand-200 rounded-[var(--radius-card)] border border-sand-200 bg-paper" data-testid="bundle-parts">
                 {item.skuDetails.map((p) => (
                   <li key={p.skuCode} className="flex items-center gap-4 p-3">
                     {p.product.image && (
-                      <img src={p.product.image} alt="" width={96} height={72} loading="lazy" className="h-[72px] w-24 rounded object-cover" />
+                      <ResponsiveImage
+                        src={p.product.image}
+                        alt=""
+                        width={96}
+                        height={72}
+                        sizes="96px"
+                        maxWidth={320}
+                        loading="lazy"
+                        className="h-[72px] w-24 rounded object-cover"
+                      />
                     )}
                     <div className="flex-1">
                       <Link to={productPath(p.product.slug)} className="font-medium hover:text-brand-700 hover:underline">
                         {p.product.title}
                       </Link>
                       <p className="text-sm text-ink-muted">
-                        {p.quantity} × {p.attributeValues.map((a) => `${a.optionDisplayLabel} ${a.displayLabel}`).join(', ') || p.skuCode}
+                        {n(p.quantity)} × {p.attributeValues.map((a) => `${a.optionDisplayLabel} ${a.displayLabel}`).join(', ') || p.skuCode}
                       </p>
                     </div>
                   </li>
@@ -286,7 +303,7 @@ export default function Details({ loaderData }: Route.ComponentProps) {
 
           {articles.length > 0 && (
             <div className="mt-10">
-              <h2 className="text-xl font-semibold">Care and buying guides</h2>
+              <h2 className="text-xl font-semibold">{t('Care and buying guides')}</h2>
               <div className="mt-3 grid gap-4 md:grid-cols-2">
                 {articles.map((a) => (
                   <article key={a.id} className="rounded-[var(--radius-card)] bg-paper p-5 shadow-[var(--shadow-card)]">
@@ -301,9 +318,9 @@ export default function Details({ loaderData }: Route.ComponentProps) {
 
         <section aria-labelledby="stock-heading">
           <h2 id="stock-heading" className="text-xl font-semibold">
-            Availability in our showrooms
+            {t('Availability in our showrooms')}
           </h2>
-          <p className="mt-1 text-sm text-ink-muted">For {label || sku?.code}</p>
+          <p className="mt-1 text-sm text-ink-muted">{t('For {option}', { option: label || sku?.code || '' })}</p>
           <div className="mt-3 rounded-[var(--radius-card)] bg-paper p-4 shadow-[var(--shadow-card)]">
             <StockTable quantities={quantities} branches={branches} />
           </div>
@@ -321,7 +338,7 @@ export default function Details({ loaderData }: Route.ComponentProps) {
         render={(list) => (
           <section aria-labelledby="related-heading" className="mt-14">
             <h2 id="related-heading" className="text-xl font-semibold">
-              You may also like
+              {t('You may also like')}
             </h2>
             <ProductGrid products={list.slice(0, 8)} className="mt-4" />
           </section>

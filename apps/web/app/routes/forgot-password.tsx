@@ -6,9 +6,11 @@ import { AuthPage } from '../components/account/auth-page.tsx';
 import { FormAlert, TextField, focusFirstError } from '../components/account/form-field.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { apiFetch } from '../lib/api-client.ts';
+import { metaT, Trans, useT } from '../lib/i18n.tsx';
 import { session } from '../lib/session-store.ts';
+import type { Route } from './+types/forgot-password';
 
-export const meta = () => [{ title: 'Forgot Password' }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches).t('Forgot Password') }, { name: 'robots', content: 'noindex' }];
 
 /** Asks for a reset link by mail (POST /api/forgot); the answer never says whether the account exists. */
 export default function ForgotPasswordPage() {
@@ -18,6 +20,7 @@ export default function ForgotPasswordPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const { t } = useT();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -40,25 +43,28 @@ export default function ForgotPasswordPage() {
 
   if (sentTo) {
     return (
-      <AuthPage title="Check your mail">
+      <AuthPage title={t('Check your mail')}>
         <FormAlert tone="success">{ACCOUNT_MESSAGES.resetSent}</FormAlert>
         <p className="mt-4 text-sm text-ink-muted">
-          We wrote to <strong className="text-ink">{sentTo}</strong>. No mail after a few minutes? Look in the spam folder, or{' '}
-          <button type="button" className="font-semibold text-brand-700 underline" onClick={() => setSentTo(null)}>
-            try again
-          </button>
-          .
+          <Trans
+            id="We wrote to <0>{email}</0>. No mail after a few minutes? Look in the spam folder, or <1>try again</1>."
+            values={{ email: sentTo }}
+            components={{
+              0: <strong className="text-ink" />,
+              1: <button type="button" className="font-semibold text-brand-700 underline" onClick={() => setSentTo(null)} />,
+            }}
+          />
         </p>
       </AuthPage>
     );
   }
 
   return (
-    <AuthPage title="Forgot your password?" intro="Give the email of your account and we will send you a link to choose a new password.">
-      <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Forgot password">
+    <AuthPage title={t('Forgot your password?')} intro={t('Give the email of your account and we will send you a link to choose a new password.')}>
+      <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label={t('Forgot password')}>
         <FormAlert>{alert}</FormAlert>
         <TextField
-          label="Email"
+          label={t('Email')}
           name="email"
           type="email"
           autoComplete="email"
@@ -68,17 +74,18 @@ export default function ForgotPasswordPage() {
           autoFocus
         />
         <Button type="submit" size="lg" disabled={busy} aria-busy={busy}>
-          {busy ? 'Sending…' : 'Send reset link'}
+          {busy ? t('Sending…') : t('Send reset link')}
         </Button>
         <p className="text-center text-sm text-ink-muted">
-          Remembered it?{' '}
-          <button type="button" className="font-semibold text-brand-700 underline-offset-2 hover:underline" onClick={() => session.openAuth('sign-in')}>
-            Sign In
-          </button>{' '}
-          or{' '}
-          <Link to="/" className="font-semibold text-brand-700 underline-offset-2 hover:underline">
-            go shopping
-          </Link>
+          <Trans
+            id="Remembered it? <0>Sign In</0> or <1>go shopping</1>"
+            components={{
+              0: (
+                <button type="button" className="font-semibold text-brand-700 underline-offset-2 hover:underline" onClick={() => session.openAuth('sign-in')} />
+              ),
+              1: <Link to="/" className="font-semibold text-brand-700 underline-offset-2 hover:underline" />,
+            }}
+          />
         </p>
       </form>
     </AuthPage>

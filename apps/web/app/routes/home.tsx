@@ -6,6 +6,7 @@ import { HeroCarousel } from '../components/catalogue/hero-carousel.tsx';
 import { DeferredProducts, ProductGrid, ProductGridSkeleton } from '../components/catalogue/product-card.tsx';
 import { ArrowRightIcon } from '../components/ui/icons.tsx';
 import { later } from '../lib/api.server.ts';
+import { metaT, useT } from '../lib/i18n.tsx';
 import { pageMeta, settingsFrom } from '../lib/seo.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/home';
@@ -38,10 +39,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 export function meta({ data, matches }: Route.MetaArgs) {
   const settings = settingsFrom(matches);
   if (!data) return [];
+  const { t, lang } = metaT(matches);
   return pageMeta({
     settings,
-    title: `${brandName(settings)} — Sofas, beds, dining and office furniture in Bangladesh`,
-    description: settings['brand.tagline'] ?? 'Furniture for Bangladeshi homes.',
+    lang,
+    title: t('{brand} — Sofas, beds, dining and office furniture in Bangladesh', { brand: brandName(settings) }),
+    description: settings['brand.tagline'] ?? t('Furniture for Bangladeshi homes.'),
     canonical: data.canonical,
     image: data.slides[0]?.image,
   });
@@ -74,13 +77,14 @@ function SectionPlaceholder() {
 }
 
 function SectionHeading({ id, title, to, more }: { id: string; title: string; to: string; more: string }) {
+  const { t } = useT();
   return (
     <div className="flex items-end justify-between gap-4">
       <h2 id={id} className="text-2xl font-bold tracking-tight">
         {title}
       </h2>
       <Link to={to} className="inline-flex items-center gap-1 text-[0.95rem] font-semibold text-brand-700 hover:underline">
-        <span className="sm:hidden">See all</span>
+        <span className="sm:hidden">{t('See all')}</span>
         <span className="hidden sm:inline">{more}</span> <ArrowRightIcon width={18} height={18} />
       </Link>
     </div>
@@ -92,6 +96,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData('root') as { settings?: SiteSettings; categories?: MenuCategory[] } | undefined;
   const categories = root?.categories ?? [];
   const tagline = root?.settings?.['brand.tagline'] ?? brandName(root?.settings ?? {});
+  const { t } = useT();
 
   return (
     <>
@@ -117,7 +122,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       {categories.length > 0 && (
         <section className="container-page pt-12" aria-labelledby="categories-heading">
-          <SectionHeading id="categories-heading" title="Shop by category" to="/shop" more="All furniture" />
+          <SectionHeading id="categories-heading" title={t('Shop by category')} to="/shop" more={t('All furniture')} />
           <ul className="mt-5 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
             {categories.map((c) => (
               <li key={c.id}>
@@ -140,13 +145,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </section>
       )}
 
-      <ListingSection products={newArrivals} id="new-heading" title="New arrivals" to="/new-arrival" more="See all new arrivals" />
-      <ListingSection products={onSale} id="sale-heading" title="On sale now" to="/sales" more="See all offers" />
+      <ListingSection products={newArrivals} id="new-heading" title={t('New arrivals')} to="/new-arrival" more={t('See all new arrivals')} />
+      <ListingSection products={onSale} id="sale-heading" title={t('On sale now')} to="/sales" more={t('See all offers')} />
 
       {articles.length > 0 && (
         <section className="container-page py-14" aria-labelledby="journal-heading">
           <h2 id="journal-heading" className="text-2xl font-bold tracking-tight">
-            From our journal
+            {t('From our journal')}
           </h2>
           <div className="mt-5 grid gap-6 md:grid-cols-2">
             {articles.map((a) => (

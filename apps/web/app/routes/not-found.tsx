@@ -4,8 +4,9 @@ import type { Route } from './+types/not-found';
 
 // Any path no screen claims: status 404 with 'Page not found: {path}' (spec §2).
 export async function loader({ request }: Route.LoaderArgs) {
-  const { pathname } = new URL(request.url);
-  throw data({ message: MESSAGES.notFound(decodeURIComponent(pathname)) }, { status: 404 });
+  const path = decodeURIComponent(new URL(request.url).pathname);
+  // The path beside the message: the error page says the sentence in the shopper's language.
+  throw data({ message: MESSAGES.notFound(path), path }, { status: 404 });
 }
 
 export default function NotFound() {

@@ -4,15 +4,17 @@ import { type ReactNode, useState } from 'react';
 import { data, Link, useRevalidator, useRouteLoaderData, useSearchParams } from 'react-router';
 import type { ShellUser } from '../components/account/shell-user.ts';
 import { FileUploadField } from '../components/files/file-upload-field.tsx';
-import { DeliveryDetails, formatDate, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
+import { DeliveryDetails, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
 import { Button, ButtonLink } from '../components/ui/button.tsx';
 import { Modal } from '../components/ui/modal.tsx';
 import { apiFetch } from '../lib/api-client.ts';
 import { pageRead } from '../lib/api.server.ts';
 import { useMoney } from '../lib/currency.tsx';
+import { metaT, Trans, useT } from '../lib/i18n.tsx';
 import { session, useSessionUser } from '../lib/session-store.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import { toast } from '../lib/toast.ts';
+import { translateMessage } from '../lib/translate-message.ts';
 import type { Route } from './+types/orders';
 
 // /orders (spec §2): the customer's orders and bookings (tabs), each with its lines,
@@ -57,7 +59,11 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export function meta({ data: loaded, matches }: Route.MetaArgs) {
   const settings = (matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {};
-  const title = loaded?.view === 'detail' ? `${loaded.sale.kind === 'booking' ? 'Booking' : 'Order'} ${loaded.sale.invoiceId}` : 'My Orders';
+  const { t, digits } = metaT(matches);
+  const title =
+    loaded?.view === 'detail'
+      ? t(loaded.sale.kind === 'booking' ? 'Booking {invoiceId}' : 'Order {invoiceId}', { invoiceId: digits(loaded.sale.invoiceId) })
+      : t('My Orders');
   return [{ title: `${title} — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
 }
 
@@ -72,17 +78,26 @@ function OrderList({ orders, bookings }: { orders: TSale[]; bookings: TSale[] })
   const revalidator = useRevalidator();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'bookings' ? 'bookings' : 'orders';
+  const { t, n } = useT();
 
   return (
     <section className="container-page py-8 md:py-12">
-      <h1 className="text-2xl font-bold tracking-tight md:text-3xl">My Orders</h1>
+      <h1 className="text-2xl font-bold tracking-tight md:text-3xl">{t('My Orders')}</h1>
       {!user && (
         <p className="mt-3 max-w-2xl text-ink-muted">
-          {orders.length + bookings.length ? 'These are the orders placed from this device. ' : ''}
-          <button type="button" className="font-semibold text-brand-700 underline" onClick={() => session.openAuth('sign-in', () => revalidator.revalidate())}>
-            Sign in
-          </button>{' '}
-          to see every order of your account.
+          {orders.length + bookings.length ? `${t('These are the orders placed from this device.')} ` : ''}
+          <Trans
+            id="<0>Sign in</0> to see every order of your account."
+            components={{
+              0: (
+                <button
+                  type="button"
+                  className="font-semibold text-brand-700 underline"
+                  onClick={() => session.openAuth('sign-in', () => revalidator.revalidate())}
+                />
+              ),
+            }}
+          />
         </p>
       )}
       <Tabs.Root
@@ -90,10 +105,10 @@ function OrderList({ orders, bookings }: { orders: TSale[]; bookings: TSale[] })
         onValueChange={(v) => setParams(v === 'bookings' ? { tab: 'bookings' } : {}, { preventScrollReset: true, replace: true })}
         className="mt-6"
       >
-        <Tabs.List aria-label="Orders and bookings" className="flex gap-1 border-b border-sand-200">
+        <Tabs.List aria-label={t('Orders and bookings')} className="flex gap-1 border-b border-sand-200">
           {[
-            ['orders', `Orders (${orders.length})`],
-            ['bookings', `Bookings (${bookings.length})`],
+            ['orders', t('Orders ({count})', { count: n(orders.length) })],
+            ['bookings', t('Bookings ({count})', { count: n(bookings.length) })],
           ].map(([value, label]) => (
             <Tabs.Trigger
               key={value}
@@ -105,10 +120,13 @@ function OrderList({ orders, bookings }: { orders: TSale[]; bookings: TSale[] })
           ))}
         </Tabs.List>
         <Tabs.Content value="orders" className="pt-6 focus-visible:outline-none">
-          <SaleList sales={orders} empty="You have no orders yet." />
+          <SaleList sales={orders} empty={t('You have no orders yet.')} />
         </Tabs.Content>
         <Tabs.Content value="bookings" className="pt-6 focus-visible:outline-none">
-          <SaleList sales={bookings} empty="You have no bookings. Choose “Pay later” at checkout to book items and pay at a showroom or by bank transfer." />
+          <SaleList
+            sales={bookings}
+            empty={t('You have no bookings. Choose “Pay later” at checkout to book items and pay at a showroom or by bank transfer.')}
+          />
         </Tabs.Content>
       </Tabs.Root>
     </section>
@@ -117,12 +135,13 @@ function OrderList({ orders, bookings }: { orders: TSale[]; bookings: TSale[] })
 
 function SaleList({ sales, empty }: { sales: TSale[]; empty: string }) {
   const money = useMoney();
+  const { t, n, digits, date } = useT();
   if (!sales.length) {
     return (
       <div className="rounded-[var(--radius-card)] bg-paper px-6 py-12 text-center shadow-[var(--shadow-card)]">
         <p className="text-ink-muted">{empty}</p>
         <ButtonLink to="/shop" className="mt-5">
-          Continue shopping
+          {t('Continue shopping')}
         </ButtonLink>
       </div>
     );
@@ -139,10 +158,10 @@ function SaleList({ sales, empty }: { sales: TSale[]; empty: string }) {
           <div className="flex flex-wrap items-start justify-between gap-3">
             <div>
               <Link to={`/orders?invoiceId=${encodeURIComponent(s.invoiceId)}`} className="text-lg font-semibold text-brand-700 hover:underline">
-                {s.invoiceId}
+                {digits(s.invoiceId)}
               </Link>
               <p className="text-sm text-ink-muted">
-                {formatDate(s.createdAt)} · {s.itemCount} {s.itemCount === 1 ? 'item' : 'items'}
+                {date(s.createdAt, 'dateTime')} · {t('{count, plural, one {# item} other {# items}}', { count: s.itemCount })}
               </p>
             </div>
             <div className="flex flex-wrap gap-2">
@@ -154,7 +173,7 @@ function SaleList({ sales, empty }: { sales: TSale[]; empty: string }) {
             {s.lines.map((l) => (
               <li key={l.lineNo} className="flex justify-between gap-3">
                 <span className="min-w-0 truncate">
-                  {l.quantity} × {l.title}
+                  {n(l.quantity)} × {l.title}
                   {l.variant ? <span className="text-ink-muted"> · {l.variant}</span> : null}
                 </span>
                 <span className="shrink-0 font-medium">{money.format(l.lineTotal)}</span>
@@ -163,11 +182,16 @@ function SaleList({ sales, empty }: { sales: TSale[]; empty: string }) {
           </ul>
           <div className="mt-3 flex flex-wrap items-center justify-between gap-3 border-t border-sand-200 pt-3">
             <p className="font-semibold">
-              Total {money.format(s.total)}
+              {t('Total {amount}', { amount: money.format(s.total) })}
               {!money.isBdt && <span className="ml-2 text-sm font-normal text-ink-muted">({money.formatBdt(s.total)})</span>}
             </p>
-            <ButtonLink to={`/orders?invoiceId=${encodeURIComponent(s.invoiceId)}`} variant="secondary" size="sm" aria-label={`View ${s.kind} ${s.invoiceId}`}>
-              View details
+            <ButtonLink
+              to={`/orders?invoiceId=${encodeURIComponent(s.invoiceId)}`}
+              variant="secondary"
+              size="sm"
+              aria-label={t(s.kind === 'booking' ? 'View booking {invoiceId}' : 'View order {invoiceId}', { invoiceId: digits(s.invoiceId) })}
+            >
+              {t('View details')}
             </ButtonLink>
           </div>
         </li>
@@ -178,13 +202,15 @@ function SaleList({ sales, empty }: { sales: TSale[]; empty: string }) {
 
 function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
   const money = useMoney();
+  const l = useT();
+  const { t, digits, date } = l;
   const [params] = useSearchParams();
   const orderKey = params.get('key');
   const revalidator = useRevalidator();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const noun = sale.kind === 'booking' ? 'booking' : 'order';
+  const booking = sale.kind === 'booking';
 
   async function cancel() {
     setBusy(true);
@@ -192,57 +218,65 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
     const res = await apiFetch<TSale>(`/api/sales?id=${sale.id}`, { method: 'PATCH', body: { status: 'CANCELLED' } });
     setBusy(false);
     if (!res.ok) {
-      setError(res.networkError ? 'We could not reach the shop. Please try again.' : (res.error?.message ?? 'The order could not be cancelled.'));
+      setError(
+        res.networkError
+          ? t('We could not reach the shop. Please try again.')
+          : (translateMessage(l, res.error?.message) ?? t('The order could not be cancelled.')),
+      );
       return;
     }
     setConfirming(false);
-    toast.success(`Your ${noun} is cancelled`);
+    toast.success(booking ? t('Your booking is cancelled') : t('Your order is cancelled'));
     revalidator.revalidate();
   }
 
   async function attach(file: TUploadedFile) {
     const res = await apiFetch<TSale>('/api/sales/payments/attachments', { method: 'PATCH', body: { id: sale.id, fileUuid: file.uuid } });
     if (res.ok) {
-      toast.success('Payment proof received');
+      toast.success(t('Payment proof received'));
       revalidator.revalidate();
     } else {
-      toast.error(res.error?.message ?? 'The proof could not be attached');
+      toast.error(translateMessage(l, res.error?.message) ?? t('The proof could not be attached'));
     }
   }
 
   return (
     <section className="container-page max-w-5xl py-8 md:py-12">
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
+      <nav aria-label={t('Breadcrumb')} className="mb-4 text-sm">
         <Link to={sale.kind === 'booking' ? '/orders?tab=bookings' : '/orders'} className="font-medium text-brand-700 hover:underline">
-          ← My Orders
+          ← {t('My Orders')}
         </Link>
       </nav>
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold tracking-tight md:text-3xl">
-            {sale.kind === 'booking' ? 'Booking' : 'Order'} <span data-testid="invoice-id">{sale.invoiceId}</span>
+            <Trans
+              id={booking ? 'Booking <0>{invoiceId}</0>' : 'Order <0>{invoiceId}</0>'}
+              values={{ invoiceId: digits(sale.invoiceId) }}
+              components={{ 0: <span data-testid="invoice-id" /> }}
+            />
           </h1>
-          <p className="mt-1 text-ink-muted">Placed {formatDate(sale.createdAt)}</p>
+          <p className="mt-1 text-ink-muted">{t('Placed {date}', { date: date(sale.createdAt, 'dateTime') })}</p>
           <div className="mt-3 flex flex-wrap gap-2">
             <StatusBadge status={sale.status} />
             <PaymentBadge status={sale.paymentStatus} saleStatus={sale.status} />
           </div>
         </div>
         <div className="flex flex-wrap gap-3 print:hidden">
-          {sale.canRetryPayment && <RetryPaymentButton invoiceId={sale.invoiceId} label="Pay now" />}
+          {sale.canRetryPayment && <RetryPaymentButton invoiceId={sale.invoiceId} label={t('Pay now')} />}
           <Button variant="secondary" onClick={() => window.print()}>
-            Print invoice
+            {t('Print invoice')}
           </Button>
           <ButtonLink
             variant="secondary"
             reloadDocument
             to={`/orders/invoice.pdf?invoiceId=${encodeURIComponent(sale.invoiceId)}${orderKey ? `&key=${encodeURIComponent(orderKey)}` : ''}`}
           >
-            Download PDF
+            {t('Download PDF')}
           </ButtonLink>
           {sale.canCancel && (
             <Button variant="danger" onClick={() => setConfirming(true)}>
-              Cancel {noun}
+              {booking ? t('Cancel booking') : t('Cancel order')}
             </Button>
           )}
         </div>
@@ -252,18 +286,21 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
           from lg the invoice and QR sit in a column of their own. */}
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
         <div className="contents lg:block lg:space-y-6">
-          <Card title="Items" className="order-1">
+          <Card title={t('Items')} className="order-1">
             <SaleItems sale={sale} money={money} />
           </Card>
-          <Card title="Delivery and payment" className="order-3">
+          <Card title={t('Delivery and payment')} className="order-3">
             <DeliveryDetails sale={sale} />
-            {sale.note && <p className="mt-3 text-sm text-ink-muted">Note: {sale.note}</p>}
+            {sale.note && <p className="mt-3 text-sm text-ink-muted">{t('Note: {note}', { note: sale.note })}</p>}
           </Card>
           {sale.kind === 'booking' && (
-            <Card title="Payment proof" className="order-4">
+            <Card title={t('Payment proof')} className="order-4">
               <p className="text-sm text-ink-muted">
-                Pay {money.formatBdt(sale.total)} at any showroom or by bank transfer quoting <strong>{sale.invoiceId}</strong>, then upload the deposit slip
-                here. We confirm the booking once we have checked it.
+                <Trans
+                  id="Pay {amount} at any showroom or by bank transfer quoting <0>{invoiceId}</0>, then upload the deposit slip here. We confirm the booking once we have checked it."
+                  values={{ amount: money.formatBdt(sale.total), invoiceId: digits(sale.invoiceId) }}
+                  components={{ 0: <strong /> }}
+                />
               </p>
               {sale.attachments && sale.attachments.length > 0 && (
                 <ul className="mt-3 space-y-1 text-sm" data-testid="attachments">
@@ -271,15 +308,17 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
                     <li key={a.fileUuid}>
                       {a.url ? (
                         <a href={a.url} className="font-medium text-brand-700 underline" target="_blank" rel="noreferrer">
-                          {a.name ?? 'Payment proof'}
+                          {a.name ?? t('Payment proof')}
                         </a>
                       ) : (
-                        (a.name ?? 'Payment proof')
+                        (a.name ?? t('Payment proof'))
                       )}{' '}
-                      <span className="text-ink-muted">· uploaded {formatDate(a.createdAt)}</span>
-                      {a.reviewStatus === 'accepted' && <span className="ml-1 font-medium text-brand-700">· accepted</span>}
+                      <span className="text-ink-muted">· {t('uploaded {date}', { date: date(a.createdAt, 'dateTime') })}</span>
+                      {a.reviewStatus === 'accepted' && <span className="ml-1 font-medium text-brand-700">· {t('accepted')}</span>}
                       {a.reviewStatus === 'rejected' && (
-                        <span className="block font-medium text-danger-600">Not accepted: {a.reviewNote}. Please upload a new proof.</span>
+                        <span className="block font-medium text-danger-600">
+                          {t('Not accepted: {reason}. Please upload a new proof.', { reason: a.reviewNote ?? '' })}
+                        </span>
                       )}
                     </li>
                   ))}
@@ -287,21 +326,21 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
               )}
               {sale.canUploadProof && (
                 <div className="mt-4 print:hidden">
-                  <FileUploadField label="Deposit slip or receipt" type="document" onUploaded={attach} buttonText="Upload payment proof" />
+                  <FileUploadField label={t('Deposit slip or receipt')} type="document" onUploaded={attach} buttonText={t('Upload payment proof')} />
                 </div>
               )}
             </Card>
           )}
-          <Card title="History" className="order-6">
+          <Card title={t('History')} className="order-6">
             <ol className="relative space-y-4 border-l-2 border-sand-200 pl-5" data-testid="history">
               {(sale.history ?? []).map((h, i) => (
                 <li key={i} className="relative">
                   <span className="absolute -left-[1.72rem] top-1.5 h-3 w-3 rounded-full bg-brand-700 ring-4 ring-paper" aria-hidden="true" />
                   <p className="font-medium">
-                    {SALE_STATUS_LABELS[h.status]} · <span className="text-ink-muted">{PAYMENT_STATUS_LABELS[h.paymentStatus]}</span>
+                    {t(SALE_STATUS_LABELS[h.status])} · <span className="text-ink-muted">{t(PAYMENT_STATUS_LABELS[h.paymentStatus])}</span>
                   </p>
                   <p className="text-sm text-ink-muted">
-                    {formatDate(h.createdAt)} — {h.note}
+                    {date(h.createdAt, 'dateTime')} — {t(h.note)}
                   </p>
                 </li>
               ))}
@@ -309,27 +348,48 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
           </Card>
         </div>
         <div className="contents lg:block lg:space-y-6">
-          <Card title="Invoice" className="order-2">
+          <Card title={t('Invoice')} className="order-2">
             <SaleTotals sale={sale} money={money} />
             {sale.payments?.some((p) => p.status === 'valid' || p.status === 'review') && (
               <p className="mt-3 text-sm text-ink-muted">
-                Paid {sale.paidAt ? formatDate(sale.paidAt) : ''} by{' '}
-                {sale.payments.find((p) => p.status === 'valid' || p.status === 'review')?.cardType ?? 'card'}.
+                {t('Paid {date} by {method}.', {
+                  date: sale.paidAt ? date(sale.paidAt, 'dateTime') : '',
+                  method: sale.payments.find((p) => p.status === 'valid' || p.status === 'review')?.cardType ?? t('card'),
+                })}
               </p>
             )}
           </Card>
           {qr && (
-            <Card title="Show at the showroom" className="order-5">
-              <img src={qr} alt={`QR code of ${noun} ${sale.invoiceId}`} width={200} height={200} className="mx-auto h-auto w-48" data-testid="invoice-qr" />
-              <p className="mt-2 text-center text-sm text-ink-muted">Scan to open this {noun}, for payment or pickup.</p>
+            <Card title={t('Show at the showroom')} className="order-5">
+              <img
+                src={qr}
+                alt={t(booking ? 'QR code of booking {invoiceId}' : 'QR code of order {invoiceId}', { invoiceId: digits(sale.invoiceId) })}
+                width={200}
+                height={200}
+                className="mx-auto h-auto w-48"
+                data-testid="invoice-qr"
+              />
+              <p className="mt-2 text-center text-sm text-ink-muted">
+                {booking ? t('Scan to open this booking, for payment or pickup.') : t('Scan to open this order, for payment or pickup.')}
+              </p>
             </Card>
           )}
         </div>
       </div>
 
-      <Modal open={confirming} onOpenChange={(o) => !busy && setConfirming(o)} title={`Cancel this ${noun}?`} className="max-w-md">
+      <Modal
+        open={confirming}
+        onOpenChange={(o) => !busy && setConfirming(o)}
+        title={booking ? t('Cancel this booking?') : t('Cancel this order?')}
+        className="max-w-md"
+      >
         <p>
-          {sale.invoiceId}: the items go back on sale{sale.couponCode ? ` and the coupon ${sale.couponCode} can be used again` : ''}. This cannot be undone.
+          {sale.couponCode
+            ? t('{invoiceId}: the items go back on sale and the coupon {code} can be used again. This cannot be undone.', {
+                invoiceId: digits(sale.invoiceId),
+                code: sale.couponCode,
+              })
+            : t('{invoiceId}: the items go back on sale. This cannot be undone.', { invoiceId: digits(sale.invoiceId) })}
         </p>
         {error && (
           <p role="alert" className="mt-3 text-sm font-medium text-danger-600">
@@ -338,10 +398,10 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
         )}
         <div className="mt-5 flex flex-wrap justify-end gap-3">
           <Button variant="secondary" onClick={() => setConfirming(false)} disabled={busy}>
-            Keep it
+            {t('Keep it')}
           </Button>
           <Button variant="danger" onClick={cancel} disabled={busy} aria-busy={busy}>
-            {busy ? 'Cancelling…' : `Yes, cancel the ${noun}`}
+            {busy ? t('Cancelling…') : booking ? t('Yes, cancel the booking') : t('Yes, cancel the order')}
           </Button>
         </div>
       </Modal>

@@ -3,10 +3,11 @@ import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation, useRevalidator, useRouteLoaderData } from 'react-router';
 import type { ShellUser } from '../components/account/shell-user.ts';
 import { AlertIcon, CheckIcon } from '../components/cart/cart-icons.tsx';
-import { DeliveryDetails, formatDate, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
+import { DeliveryDetails, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
 import { Button, ButtonLink } from '../components/ui/button.tsx';
 import { cartActions, useCartReady } from '../lib/cart-store.ts';
 import { useMoney } from '../lib/currency.tsx';
+import { type Localized, metaT, Trans, useT } from '../lib/i18n.tsx';
 import { useSessionUser } from '../lib/session-store.ts';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/payment-response';
@@ -42,15 +43,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function meta({ data, matches }: Route.MetaArgs) {
   const settings = (matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {};
+  const { t } = metaT(matches);
   const title = hidden(data?.outcome ?? 'success', data?.sale ?? null, data?.invoiceId ?? null)
-    ? CANNOT_SHOW_TITLE
-    : { success: 'Thank you for your order', failed: 'Payment failed', cancel: 'Payment cancelled', later: 'Your booking is confirmed' }[
-        data?.outcome ?? 'success'
-      ];
+    ? t('We cannot show this order')
+    : {
+        success: t('Thank you for your order'),
+        failed: t('Payment failed'),
+        cancel: t('Payment cancelled'),
+        later: t('Your booking is confirmed'),
+      }[data?.outcome ?? 'success'];
   return [{ title: `${title} — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
 }
-
-const CANNOT_SHOW_TITLE = 'We cannot show this order';
 
 /**
  * An order was named but the visitor may not see it (another customer's, or a guest's from
@@ -64,6 +67,7 @@ function hidden(outcome: TPaymentOutcome, sale: TSale | null, invoiceId: string 
 }
 
 function headline(
+  { t, digits }: Localized,
   outcome: TPaymentOutcome,
   sale: TSale | null,
   reason: string | null,
@@ -72,58 +76,71 @@ function headline(
   if (hidden(outcome, sale, invoiceId)) {
     return {
       tone: 'wait',
-      title: CANNOT_SHOW_TITLE,
-      text: `Order ${invoiceId} cannot be shown here. If it is yours, sign in with the account that placed it, or open the link in your order confirmation email.`,
+      title: t('We cannot show this order'),
+      text: t(
+        'Order {invoiceId} cannot be shown here. If it is yours, sign in with the account that placed it, or open the link in your order confirmation email.',
+        { invoiceId: digits(invoiceId ?? '') },
+      ),
     };
   }
   if (outcome === 'later') {
     return {
       tone: 'good',
-      title: 'Your items are booked',
-      text: 'We are holding them for you. Pay at any of our showrooms or by bank transfer, then upload the deposit slip on your order page. You can cancel the booking until it is delivered.',
+      title: t('Your items are booked'),
+      text: t(
+        'We are holding them for you. Pay at any of our showrooms or by bank transfer, then upload the deposit slip on your order page. You can cancel the booking until it is delivered.',
+      ),
     };
   }
   if (outcome === 'failed') {
     return {
       tone: 'bad',
-      title: 'Your payment did not go through',
+      title: t('Your payment did not go through'),
       text:
         reason === 'unverified'
-          ? 'We could not confirm this payment with the payment provider, so nothing has been recorded as paid. If money was taken from your account, it will be returned by your bank; please call us if you need help.'
-          : 'Nothing was charged. We released the items you chose, so they may sell out; you can try the payment again now.',
+          ? t(
+              'We could not confirm this payment with the payment provider, so nothing has been recorded as paid. If money was taken from your account, it will be returned by your bank; please call us if you need help.',
+            )
+          : t('Nothing was charged. We released the items you chose, so they may sell out; you can try the payment again now.'),
     };
   }
   if (outcome === 'cancel') {
     return {
       tone: 'bad',
-      title: 'You cancelled the payment',
-      text: 'Nothing was charged. Your order is saved: you can pay for it now or later from your orders.',
+      title: t('You cancelled the payment'),
+      text: t('Nothing was charged. Your order is saved: you can pay for it now or later from your orders.'),
     };
   }
   if (sale?.paymentMethod === 'cod')
-    return { tone: 'good', title: 'Thank you for your order', text: 'We will call you to arrange delivery. You pay in cash when your furniture arrives.' };
+    return {
+      tone: 'good',
+      title: t('Thank you for your order'),
+      text: t('We will call you to arrange delivery. You pay in cash when your furniture arrives.'),
+    };
   if (sale?.paymentStatus === 'paid' && sale.status === 'confirmed')
-    return { tone: 'good', title: 'Thank you, your payment was received', text: 'Your order is confirmed. We will call you to arrange delivery.' };
+    return { tone: 'good', title: t('Thank you, your payment was received'), text: t('Your order is confirmed. We will call you to arrange delivery.') };
   if (sale?.status === 'on_hold')
-    return { tone: 'wait', title: 'Payment received, under review', text: 'We are checking your payment and will call you before the order goes out.' };
+    return { tone: 'wait', title: t('Payment received, under review'), text: t('We are checking your payment and will call you before the order goes out.') };
   if (sale && (sale.status === 'payment_failed' || sale.status === 'payment_cancelled' || sale.status === 'payment_expired')) {
-    return { tone: 'bad', title: 'This order is not paid', text: 'The payment was not completed. You can try it again.' };
+    return { tone: 'bad', title: t('This order is not paid'), text: t('The payment was not completed. You can try it again.') };
   }
   return {
     tone: 'wait',
-    title: 'We are waiting for the payment provider',
-    text: 'Your payment is being confirmed. This usually takes a few seconds; we will email you as soon as it is.',
+    title: t('We are waiting for the payment provider'),
+    text: t('Your payment is being confirmed. This usually takes a few seconds; we will email you as soon as it is.'),
   };
 }
 
 export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
   const { outcome, sale, reason, invoiceId } = loaderData;
   const money = useMoney();
+  const l = useT();
+  const { t, digits, date } = l;
   const revalidator = useRevalidator();
   const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
   const user = useSessionUser(root?.user ?? null);
   const { pathname, search } = useLocation();
-  const h = headline(outcome, sale, reason, invoiceId);
+  const h = headline(l, outcome, sale, reason, invoiceId);
   const canRetry = sale?.canRetryPayment && (outcome !== 'success' || sale.status !== 'pending_payment');
   const offerSignIn = !sale && !!invoiceId && !user;
 
@@ -157,17 +174,17 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
         {canRetry && invoiceId && <RetryPaymentButton invoiceId={invoiceId} />}
         {sale?.status === 'pending_payment' && outcome === 'success' && (
           <Button variant="secondary" onClick={() => revalidator.revalidate()} disabled={revalidator.state !== 'idle'}>
-            Check again
+            {t('Check again')}
           </Button>
         )}
         {sale && (
           <ButtonLink to={`/orders?invoiceId=${encodeURIComponent(sale.invoiceId)}`} variant={canRetry ? 'secondary' : 'primary'}>
-            View order
+            {t('View order')}
           </ButtonLink>
         )}
-        {offerSignIn && <ButtonLink to={`/sign-in?redirectTo=${encodeURIComponent(pathname + search)}`}>Sign in</ButtonLink>}
+        {offerSignIn && <ButtonLink to={`/sign-in?redirectTo=${encodeURIComponent(pathname + search)}`}>{t('Sign in')}</ButtonLink>}
         <ButtonLink to="/shop" variant="secondary">
-          Continue shopping
+          {t('Continue shopping')}
         </ButtonLink>
       </div>
 
@@ -176,21 +193,25 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
           <Card>
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h2 className="text-lg font-semibold">
-                {sale.kind === 'booking' ? 'Booking' : 'Order'} <span data-testid="invoice-id">{sale.invoiceId}</span>
+                <Trans
+                  id={sale.kind === 'booking' ? 'Booking <0>{invoiceId}</0>' : 'Order <0>{invoiceId}</0>'}
+                  values={{ invoiceId: digits(sale.invoiceId) }}
+                  components={{ 0: <span data-testid="invoice-id" /> }}
+                />
               </h2>
               <div className="flex gap-2">
                 <StatusBadge status={sale.status} />
                 <PaymentBadge status={sale.paymentStatus} saleStatus={sale.status} />
               </div>
             </div>
-            <p className="text-sm text-ink-muted">Placed {formatDate(sale.createdAt)}</p>
+            <p className="text-sm text-ink-muted">{t('Placed {date}', { date: date(sale.createdAt, 'dateTime') })}</p>
             <SaleItems sale={sale} money={money} />
             <div className="mt-4 border-t border-sand-200 pt-4">
               <DeliveryDetails sale={sale} />
             </div>
           </Card>
           <Card>
-            <h2 className="mb-3 text-lg font-semibold">Summary</h2>
+            <h2 className="mb-3 text-lg font-semibold">{t('Summary')}</h2>
             <SaleTotals sale={sale} money={money} />
           </Card>
         </div>
@@ -200,15 +221,18 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
             <>
               {hidden(outcome, sale, invoiceId)
                 ? user
-                  ? `You are signed in as ${user.name}. `
+                  ? `${t('You are signed in as {name}.', { name: user.name })} `
                   : ''
-                : `We cannot show order ${invoiceId} here. If it is yours, sign in with the account that placed it, or open the link in your order confirmation email. `}
+                : `${t(
+                    'We cannot show order {invoiceId} here. If it is yours, sign in with the account that placed it, or open the link in your order confirmation email.',
+                    { invoiceId: digits(invoiceId) },
+                  )} `}
               <Link to="/orders" className="font-semibold text-brand-700 underline">
-                Your orders
+                {t('Your orders')}
               </Link>
             </>
           ) : (
-            'No order was given.'
+            t('No order was given.')
           )}
         </p>
       )}

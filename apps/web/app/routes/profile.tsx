@@ -7,6 +7,7 @@ import { ProfileTab } from '../components/account/profile-tab.tsx';
 import { SecurityTab } from '../components/account/security-tab.tsx';
 import { WishlistTab } from '../components/account/wishlist-tab.tsx';
 import { Button } from '../components/ui/button.tsx';
+import { metaT, useT } from '../lib/i18n.tsx';
 import { session } from '../lib/session-store.ts';
 import type { Route } from './+types/profile';
 
@@ -51,13 +52,15 @@ export function headers() {
   return { 'Cache-Control': 'private, no-store' };
 }
 
-export const meta = ({ data }: Route.MetaArgs) => {
-  const tab = PROFILE_TABS.find((t) => t.id === data?.tab);
-  return [{ title: tab && tab.id !== 'profile' ? `${tab.label} · My Account` : 'My Account' }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  const { t } = metaT(matches);
+  const tab = PROFILE_TABS.find((x) => x.id === data?.tab);
+  return [{ title: tab && tab.id !== 'profile' ? `${t(tab.label)} · ${t('My Account')}` : t('My Account') }, { name: 'robots', content: 'noindex' }];
 };
 
 export default function ProfilePage({ loaderData }: Route.ComponentProps) {
   const { customer, tab } = loaderData;
+  const { t } = useT();
   const navigate = useNavigate();
   const navigation = useNavigation();
   const pendingTab = navigation.location?.pathname === '/profile' ? tabOf(new URLSearchParams(navigation.location.search).get('tab')) : null;
@@ -67,12 +70,12 @@ export default function ProfilePage({ loaderData }: Route.ComponentProps) {
     return (
       <section className="container-page flex justify-center py-14 md:py-20">
         <div className="max-w-md text-center">
-          <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Your account</h1>
-          <p className="mt-3 text-ink-muted">Sign in to see your profile, saved addresses and wishlist.</p>
+          <h1 className="text-2xl font-bold tracking-tight md:text-3xl">{t('Your account')}</h1>
+          <p className="mt-3 text-ink-muted">{t('Sign in to see your profile, saved addresses and wishlist.')}</p>
           <div className="mt-6 flex flex-wrap justify-center gap-3">
-            <Button onClick={() => session.openAuth('sign-in')}>Sign In</Button>
+            <Button onClick={() => session.openAuth('sign-in')}>{t('Sign In')}</Button>
             <Button variant="secondary" onClick={() => session.openAuth('sign-up')}>
-              Create an account
+              {t('Create an account')}
             </Button>
           </div>
         </div>
@@ -100,14 +103,14 @@ export default function ProfilePage({ loaderData }: Route.ComponentProps) {
         {/* The orders are a page of their own (/orders, spec §2), so a link beside the tabs,
             not a tab: shoppers look for them with the rest of their account. */}
         <div className="-mx-4 flex items-stretch overflow-x-auto border-b border-sand-200 px-4 md:mx-0 md:flex-col md:self-start md:overflow-visible md:border-b-0 md:px-0">
-          <Tabs.List aria-label="My account" className="flex gap-1 md:flex-col">
-            {PROFILE_TABS.map((t) => (
+          <Tabs.List aria-label={t('My account')} className="flex gap-1 md:flex-col">
+            {PROFILE_TABS.map((tab) => (
               <Tabs.Trigger
-                key={t.id}
-                value={t.id}
+                key={tab.id}
+                value={tab.id}
                 className="shrink-0 whitespace-nowrap border-b-2 border-transparent px-2.5 py-3 sm:px-3 text-[0.95rem] font-medium text-ink-muted hover:text-ink data-[state=active]:border-brand-700 data-[state=active]:text-brand-700 md:rounded-lg md:border-b-0 md:px-4 md:py-2.5 md:text-left md:data-[state=active]:bg-brand-50"
               >
-                {t.label}
+                {t(tab.label)}
               </Tabs.Trigger>
             ))}
           </Tabs.List>
@@ -115,20 +118,20 @@ export default function ProfilePage({ loaderData }: Route.ComponentProps) {
             to="/orders"
             className="ml-1 shrink-0 whitespace-nowrap border-b-2 border-transparent px-2.5 py-3 text-[0.95rem] font-medium text-ink-muted hover:text-ink sm:px-3 md:mt-2 md:ml-0 md:border-b-0 md:border-t md:border-t-sand-200 md:px-4 md:py-2.5 md:pt-3"
           >
-            My Orders
+            {t('My Orders')}
           </Link>
         </div>
-        {PROFILE_TABS.map((t) => (
-          <Tabs.Content key={t.id} value={t.id} className="pt-6 focus-visible:outline-none md:pt-0" aria-busy={loading || undefined}>
+        {PROFILE_TABS.map((x) => (
+          <Tabs.Content key={x.id} value={x.id} className="pt-6 focus-visible:outline-none md:pt-0" aria-busy={loading || undefined}>
             {loading ? (
               <p className="py-10 text-ink-muted" role="status">
-                Loading…
+                {t('Loading…')}
               </p>
-            ) : t.id !== tab ? null : t.id === 'profile' ? (
+            ) : x.id !== tab ? null : x.id === 'profile' ? (
               <ProfileTab customer={customer} />
-            ) : t.id === 'addresses' ? (
+            ) : x.id === 'addresses' ? (
               <AddressesTab addresses={loaderData.addresses?.list ?? []} />
-            ) : t.id === 'wishlist' ? (
+            ) : x.id === 'wishlist' ? (
               <WishlistTab page={loaderData.wishlist} pageNumber={loaderData.page} />
             ) : (
               <SecurityTab customer={customer} />

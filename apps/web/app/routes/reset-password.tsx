@@ -6,9 +6,15 @@ import { AuthPage } from '../components/account/auth-page.tsx';
 import { FormAlert, PasswordField, focusFirstError } from '../components/account/form-field.tsx';
 import { Button, ButtonLink } from '../components/ui/button.tsx';
 import { apiFetch } from '../lib/api-client.ts';
+import { metaT, useT } from '../lib/i18n.tsx';
 import { session } from '../lib/session-store.ts';
+import type { Route } from './+types/reset-password';
 
-export const meta = () => [{ title: 'Choose a New Password' }, { name: 'robots', content: 'noindex' }, { name: 'referrer', content: 'no-referrer' }];
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches).t('Choose a New Password') },
+  { name: 'robots', content: 'noindex' },
+  { name: 'referrer', content: 'no-referrer' },
+];
 
 type Fields = { password: string; confirmPassword: string };
 
@@ -22,6 +28,7 @@ export default function ResetPasswordPage() {
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const { t } = useT();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -49,37 +56,37 @@ export default function ResetPasswordPage() {
 
   if (!token) {
     return (
-      <AuthPage title="This link is not complete">
+      <AuthPage title={t('This link is not complete')}>
         <FormAlert>{ACCOUNT_MESSAGES.resetInvalid}</FormAlert>
         <ButtonLink to="/forgot-password" className="mt-5">
-          Ask for a new link
+          {t('Ask for a new link')}
         </ButtonLink>
       </AuthPage>
     );
   }
   if (done) {
     return (
-      <AuthPage title="Password changed">
+      <AuthPage title={t('Password changed')}>
         <FormAlert tone="success">{ACCOUNT_MESSAGES.passwordReset}</FormAlert>
         <Button className="mt-5" onClick={() => session.openAuth('sign-in')}>
-          Sign In
+          {t('Sign In')}
         </Button>
       </AuthPage>
     );
   }
   return (
-    <AuthPage title="Choose a new password" intro="At least 6 characters. You will be signed out everywhere and can then sign in with it.">
-      <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Reset password">
+    <AuthPage title={t('Choose a new password')} intro={t('At least 6 characters. You will be signed out everywhere and can then sign in with it.')}>
+      <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label={t('Reset password')}>
         <FormAlert>{alert}</FormAlert>
         {alert === ACCOUNT_MESSAGES.resetInvalid && (
           <p className="-mt-2 text-sm">
             <Link to="/forgot-password" className="font-semibold text-brand-700 underline">
-              Ask for a new link
+              {t('Ask for a new link')}
             </Link>
           </p>
         )}
         <PasswordField
-          label="New Password"
+          label={t('New Password')}
           name="password"
           autoComplete="new-password"
           value={values.password}
@@ -88,7 +95,7 @@ export default function ResetPasswordPage() {
           autoFocus
         />
         <PasswordField
-          label="Confirm Password"
+          label={t('Confirm Password')}
           name="confirmPassword"
           autoComplete="new-password"
           value={values.confirmPassword}
@@ -96,7 +103,7 @@ export default function ResetPasswordPage() {
           error={errors.confirmPassword}
         />
         <Button type="submit" size="lg" disabled={busy} aria-busy={busy}>
-          {busy ? 'Saving…' : 'Set new password'}
+          {busy ? t('Saving…') : t('Set new password')}
         </Button>
       </form>
     </AuthPage>

@@ -3,6 +3,7 @@ import { type DetailedHTMLProps, type HTMLAttributes, useEffect, useRef, useStat
 import { Link } from 'react-router';
 import { Button } from '../components/ui/button.tsx';
 import { handleChunkLoadError } from '../lib/build-freshness.ts';
+import { metaT, useT } from '../lib/i18n.tsx';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/sofa-3d';
 
@@ -33,7 +34,11 @@ const START_ORBIT = '-30deg 75deg auto';
 
 export function meta({ matches }: Route.MetaArgs) {
   const brand = brandName((matches[0]?.data as { settings?: SiteSettings } | undefined)?.settings ?? {});
-  return [{ title: `Sofa in 3D — ${brand}` }, { name: 'description', content: 'Turn, zoom and place our three-seater sofa in your room before you buy.' }];
+  const { t } = metaT(matches);
+  return [
+    { title: t('Sofa in 3D — {brand}', { brand }) },
+    { name: 'description', content: t('Turn, zoom and place our three-seater sofa in your room before you buy.') },
+  ];
 }
 
 /**
@@ -44,6 +49,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export default function Sofa3d() {
   const viewer = useRef<ModelViewerElement>(null);
   const [state, setState] = useState<'loading-viewer' | 'loading-model' | 'ready' | 'failed'>('loading-viewer');
+  const { t } = useT();
 
   useEffect(() => {
     let live = true;
@@ -86,13 +92,13 @@ export default function Sofa3d() {
     <div className="container-page py-8 md:py-12">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-3xl font-bold tracking-tight md:text-4xl">Sofa in 3D</h1>
+          <h1 className="text-3xl font-bold tracking-tight md:text-4xl">{t('Sofa in 3D')}</h1>
           <p className="mt-2 max-w-2xl text-ink-muted">
-            Drag to turn the sofa, pinch or scroll to zoom, and on a phone that supports it, place it in your own room.
+            {t('Drag to turn the sofa, pinch or scroll to zoom, and on a phone that supports it, place it in your own room.')}
           </p>
         </div>
         <Link to="/shop?categoryName=Sofas" className="font-semibold text-brand-700 underline-offset-2 hover:underline">
-          Browse sofas
+          {t('Browse sofas')}
         </Link>
       </div>
 
@@ -100,7 +106,7 @@ export default function Sofa3d() {
         <model-viewer
           ref={viewer}
           src={SOFA_MODEL_URL}
-          alt="A three-seater sofa in teal fabric with wooden legs"
+          alt={t('A three-seater sofa in teal fabric with wooden legs')}
           camera-controls=""
           touch-action="pan-y"
           camera-orbit={START_ORBIT}
@@ -124,35 +130,35 @@ export default function Sofa3d() {
             type="button"
             className="absolute bottom-4 left-1/2 inline-flex h-11 -translate-x-1/2 items-center rounded-full bg-brand-700 px-5 font-semibold text-white shadow-lg hover:bg-brand-800"
           >
-            View in your room
+            {t('View in your room')}
           </button>
         </model-viewer>
 
         {state !== 'ready' && state !== 'failed' && (
           <p role="status" className="pointer-events-none absolute inset-0 flex items-center justify-center text-ink-muted">
-            Loading the 3D sofa…
+            {t('Loading the 3D sofa…')}
           </p>
         )}
         {state === 'failed' && (
           <div role="alert" className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-sand-100 p-6 text-center">
-            <p className="font-semibold">The 3D viewer could not be loaded.</p>
-            <p className="text-ink-muted">Please check your connection and reload the page.</p>
+            <p className="font-semibold">{t('The 3D viewer could not be loaded.')}</p>
+            <p className="text-ink-muted">{t('Please check your connection and reload the page.')}</p>
           </div>
         )}
       </div>
 
-      <div className="mt-4 flex flex-wrap gap-2" role="group" aria-label="View controls">
+      <div className="mt-4 flex flex-wrap gap-2" role="group" aria-label={t('View controls')}>
         <Button variant="secondary" onClick={() => viewer.current?.zoom(3)} disabled={state !== 'ready'}>
-          Zoom in
+          {t('Zoom in')}
         </Button>
         <Button variant="secondary" onClick={() => viewer.current?.zoom(-3)} disabled={state !== 'ready'}>
-          Zoom out
+          {t('Zoom out')}
         </Button>
         <Button variant="secondary" onClick={reset} disabled={state !== 'ready'}>
-          Reset view
+          {t('Reset view')}
         </Button>
       </div>
-      <p className="mt-3 text-sm text-ink-muted">Keyboard: focus the viewer, then use the arrow keys to turn and + or − to zoom.</p>
+      <p className="mt-3 text-sm text-ink-muted">{t('Keyboard: focus the viewer, then use the arrow keys to turn and + or − to zoom.')}</p>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Link } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import type { FirstUsePart } from '../ui/first-use.tsx';
 import { FirstUseMenu } from '../ui/first-use-menu.tsx';
 import { HeartIcon, PackageIcon, UserIcon } from '../ui/icons.tsx';
@@ -20,6 +21,7 @@ export function AccountMenuPopup({
   user: Pick<ShellUser, 'name' | 'imageUrl'>;
   onSignOut(): void;
 }) {
+  const { t } = useT();
   return (
     <FirstUseMenu
       {...part}
@@ -30,18 +32,18 @@ export function AccountMenuPopup({
         <Avatar user={user} size={36} />
         <span className="min-w-0">
           <span className="block truncate text-sm font-semibold">{user.name}</span>
-          <span className="block text-xs text-ink-muted">Signed in</span>
+          <span className="block text-xs text-ink-muted">{t('Signed in')}</span>
         </span>
       </DropdownMenu.Label>
       <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
       <DropdownMenu.Item asChild>
         <Link to="/profile" className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100">
-          <UserIcon width={18} height={18} /> Profile
+          <UserIcon width={18} height={18} /> {t('Profile')}
         </Link>
       </DropdownMenu.Item>
       <DropdownMenu.Item asChild>
         <Link to="/orders" className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100">
-          <PackageIcon width={18} height={18} /> My Orders
+          <PackageIcon width={18} height={18} /> {t('My Orders')}
         </Link>
       </DropdownMenu.Item>
       <DropdownMenu.Item asChild>
@@ -49,7 +51,7 @@ export function AccountMenuPopup({
           to="/profile?tab=wishlist"
           className="flex h-10 items-center gap-2 rounded-md px-2.5 text-sm font-medium outline-none data-[highlighted]:bg-sand-100"
         >
-          <HeartIcon width={18} height={18} /> Wishlist
+          <HeartIcon width={18} height={18} /> {t('Wishlist')}
         </Link>
       </DropdownMenu.Item>
       <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
@@ -57,7 +59,7 @@ export function AccountMenuPopup({
         onSelect={onSignOut}
         className="flex h-10 cursor-pointer items-center gap-2 rounded-md px-2.5 text-sm font-medium text-danger-600 outline-none data-[highlighted]:bg-sand-100"
       >
-        Sign Out
+        {t('Sign Out')}
       </DropdownMenu.Item>
     </FirstUseMenu>
   );

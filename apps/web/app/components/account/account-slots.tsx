@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { session, useAuthView, useSessionUser } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { IconButton } from '../ui/button.tsx';
@@ -62,13 +63,14 @@ function SessionSync({ serverUser }: { serverUser: ShellUser | null }) {
 export function AccountButton({ user: serverUser }: { user: ShellUser | null }) {
   const user = useSessionUser(serverUser);
   const revalidator = useRevalidator();
+  const { t } = useT();
   // Marks the buttons once React is in charge of them (tests wait for it before clicking).
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
 
   const signOut = async () => {
     await session.signOut();
-    toast.success('You have signed out');
+    toast.success(t('You have signed out'));
     // Pages that show the customer's data (the profile) load again and show a guest's view.
     revalidator.revalidate();
   };
@@ -79,7 +81,7 @@ export function AccountButton({ user: serverUser }: { user: ShellUser | null }) 
       {user ? (
         <AccountMenu user={user} hydrated={hydrated} onSignOut={() => void signOut()} />
       ) : (
-        <IconButton label="Sign in" onClick={() => session.openAuth('sign-in')} data-testid="account-button" data-hydrated={hydrated || undefined}>
+        <IconButton label={t('Sign in')} onClick={() => session.openAuth('sign-in')} data-testid="account-button" data-hydrated={hydrated || undefined}>
           <UserIcon />
         </IconButton>
       )}
@@ -94,10 +96,11 @@ const AccountMenuPopup = lazy(() => loadAccountMenu().then((m) => ({ default: m.
 
 function AccountMenu({ user, hydrated, onSignOut }: { user: ShellUser; hydrated: boolean; onSignOut(): void }) {
   const use = useFirstUse(loadAccountMenu);
+  const { t } = useT();
   const trigger = (extra: object) => (
     <button
       type="button"
-      aria-label={`Account menu for ${user.name}`}
+      aria-label={t('Account menu for {name}', { name: user.name })}
       title={user.name}
       className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand-100 data-[state=open]:bg-sand-100"
       data-testid="account-menu-button"
@@ -119,13 +122,14 @@ function AccountMenu({ user, hydrated, onSignOut }: { user: ShellUser; hydrated:
 /** Wishlist heart with its count badge (spec §2), only when signed in. */
 export function WishlistButton({ user: serverUser }: { user: ShellUser | null }) {
   const user = useSessionUser(serverUser);
+  const { t, n } = useT();
   if (!user) return null;
   const count = user.wishlistCount;
   return (
     <Link
       to="/profile?tab=wishlist"
-      aria-label={`Wishlist, ${count} ${count === 1 ? 'item' : 'items'}`}
-      title="Wishlist"
+      aria-label={t('Wishlist, {count, plural, one {# item} other {# items}}', { count })}
+      title={t('Wishlist')}
       className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100"
       data-testid="wishlist-button"
     >
@@ -136,7 +140,7 @@ export function WishlistButton({ user: serverUser }: { user: ShellUser | null })
           className="absolute right-0.5 top-0.5 inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-accent-600 px-1 text-[0.7rem] font-bold leading-none text-white"
           data-testid="wishlist-count"
         >
-          {count > 99 ? '99+' : count}
+          {count > 99 ? `${n(99)}+` : n(count)}
         </span>
       )}
     </Link>

@@ -1,6 +1,7 @@
 import { DIVISION_NAMES, displayMobile, type TAddress, type TAddressFields, districtsOf, validateAddress } from '@storefront/shared';
 import type { FormEvent } from 'react';
 import { apiFetch } from '../../lib/api-client.ts';
+import { useT } from '../../lib/i18n.tsx';
 import { Button } from '../ui/button.tsx';
 import { FormAlert, SelectField, TextField } from './form-field.tsx';
 import { useAccountForm } from './use-account-form.ts';
@@ -32,7 +33,7 @@ export function AddressForm({
   addressId,
   onSaved,
   onCancel,
-  submitLabel = 'Save address',
+  submitLabel,
 }: {
   initial?: Fields;
   addressId?: number;
@@ -41,6 +42,7 @@ export function AddressForm({
   submitLabel?: string;
 }) {
   const { values, set, update, errors, alert, setAlert, busy, setBusy, form, check, failed } = useAccountForm<Fields>(initial ?? emptyAddress, validateAddress);
+  const { t } = useT();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -61,14 +63,14 @@ export function AddressForm({
       onSubmit={submit}
       noValidate
       className="grid gap-4 md:grid-cols-2"
-      aria-label={addressId ? 'Edit address' : 'New address'}
+      aria-label={addressId ? t('Edit address') : t('New address')}
       data-testid="address-form"
     >
       <div className="md:col-span-2">
         <FormAlert>{alert}</FormAlert>
       </div>
       <TextField
-        label="Receiver’s Name"
+        label={t('Receiver’s Name')}
         name="fullName"
         autoComplete="name"
         value={values.fullName}
@@ -76,24 +78,24 @@ export function AddressForm({
         error={errors.fullName}
       />
       <TextField
-        label="Phone"
+        label={t('Phone')}
         name="phone"
         type="tel"
         inputMode="tel"
         autoComplete="tel"
-        placeholder="01XXXXXXXXX"
+        placeholder={t('01XXXXXXXXX')}
         value={values.phone}
         onChange={(e) => set('phone', e.target.value)}
         error={errors.phone}
       />
       <SelectField
-        label="Division"
+        label={t('Division')}
         name="division"
         value={values.division}
         onChange={(e) => update({ division: e.target.value, district: districtsOf(e.target.value).includes(values.district) ? values.district : '' })}
         error={errors.division}
       >
-        <option value="">Choose a division</option>
+        <option value="">{t('Choose a division')}</option>
         {DIVISION_NAMES.map((d) => (
           <option key={d} value={d}>
             {d}
@@ -101,14 +103,14 @@ export function AddressForm({
         ))}
       </SelectField>
       <SelectField
-        label="District"
+        label={t('District')}
         name="district"
         value={values.district}
         onChange={(e) => set('district', e.target.value)}
         error={errors.district}
         disabled={!values.division}
       >
-        <option value="">{values.division ? 'Choose a district' : 'Choose a division first'}</option>
+        <option value="">{values.division ? t('Choose a district') : t('Choose a division first')}</option>
         {districtsOf(values.division).map((d) => (
           <option key={d} value={d}>
             {d}
@@ -116,25 +118,25 @@ export function AddressForm({
         ))}
       </SelectField>
       <TextField
-        label="Area"
+        label={t('Area')}
         name="area"
         autoComplete="address-level3"
-        placeholder="Thana, upazila or area, such as Gulshan 2"
+        placeholder={t('Thana, upazila or area, such as Gulshan 2')}
         value={values.area}
         onChange={(e) => set('area', e.target.value)}
         error={errors.area}
       />
       <TextField
-        label="Label (optional)"
+        label={t('Label (optional)')}
         name="label"
-        placeholder="Home, Office…"
+        placeholder={t('Home, Office…')}
         value={values.label}
         onChange={(e) => set('label', e.target.value)}
         error={errors.label}
       />
       <TextField
         className="md:col-span-2"
-        label="House, Road and Landmark"
+        label={t('House, Road and Landmark')}
         name="addressLine"
         autoComplete="street-address"
         value={values.addressLine}
@@ -143,15 +145,15 @@ export function AddressForm({
       />
       <label className="flex items-center gap-3 text-sm md:col-span-2">
         <input type="checkbox" checked={values.isDefault} onChange={(e) => set('isDefault', e.target.checked)} className="h-5 w-5 accent-brand-700" />
-        Use as my default delivery address
+        {t('Use as my default delivery address')}
       </label>
       <div className="flex flex-wrap gap-3 md:col-span-2">
         <Button type="submit" disabled={busy} aria-busy={busy}>
-          {busy ? 'Saving…' : submitLabel}
+          {busy ? t('Saving…') : (submitLabel ?? t('Save address'))}
         </Button>
         {onCancel && (
           <Button variant="ghost" onClick={onCancel}>
-            Cancel
+            {t('Cancel')}
           </Button>
         )}
       </div>
@@ -161,6 +163,7 @@ export function AddressForm({
 
 /** One address as a card's text. */
 export function AddressLines({ address }: { address: TAddress }) {
+  const { digits } = useT();
   return (
     <address className="not-italic text-[0.95rem] leading-relaxed">
       <span className="block font-semibold">{address.fullName}</span>
@@ -168,7 +171,7 @@ export function AddressLines({ address }: { address: TAddress }) {
       <span className="block">
         {address.area}, {address.district}, {address.division}
       </span>
-      <span className="block text-ink-muted">{displayMobile(address.phone)}</span>
+      <span className="block text-ink-muted">{digits(displayMobile(address.phone))}</span>
     </address>
   );
 }

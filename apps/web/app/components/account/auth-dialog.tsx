@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useNavigate } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { session, useAuthView } from '../../lib/session-store.ts';
 import { CloseIcon } from '../ui/icons.tsx';
 import { SignInForm } from './sign-in-form.tsx';
@@ -14,7 +15,8 @@ import { SignUpForm } from './sign-up-form.tsx';
 export function AuthDialog() {
   const view = useAuthView();
   const navigate = useNavigate();
-  const title = view === 'sign-up' ? 'Create Your Account' : 'Sign In';
+  const { t } = useT();
+  const title = view === 'sign-up' ? t('Create Your Account') : t('Sign In');
   return (
     <Dialog.Root open={view !== null} onOpenChange={(open) => !open && session.closeAuth()}>
       <Dialog.Portal>
@@ -32,7 +34,9 @@ export function AuthDialog() {
           <div className="border-b border-sand-200 py-4 pl-5 pr-14 md:pl-6">
             <Dialog.Title className="text-xl font-semibold tracking-tight">{title}</Dialog.Title>
             <Dialog.Description className="mt-0.5 text-sm text-ink-muted">
-              {view === 'sign-up' ? 'Save your wishlist and addresses, and follow your orders.' : 'Welcome back. Sign in with your email or mobile number.'}
+              {view === 'sign-up'
+                ? t('Save your wishlist and addresses, and follow your orders.')
+                : t('Welcome back. Sign in with your email or mobile number.')}
             </Dialog.Description>
           </div>
           <div className="min-h-0 flex-1 overflow-y-auto p-5 md:p-6">
@@ -50,7 +54,10 @@ export function AuthDialog() {
             )}
           </div>
           {/* Last in the DOM so that opening the dialog focuses the first field, not the close button. */}
-          <Dialog.Close aria-label="Close" className="absolute right-2 top-2 inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand-100">
+          <Dialog.Close
+            aria-label={t('Close')}
+            className="absolute right-2 top-2 inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand-100"
+          >
             <CloseIcon />
           </Dialog.Close>
         </Dialog.Content>

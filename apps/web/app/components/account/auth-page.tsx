@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useNavigate, useRouteLoaderData, useSearchParams } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { safeRedirect } from '../../lib/safe-redirect.ts';
 import { useSessionUser } from '../../lib/session-store.ts';
 import { ButtonLink } from '../ui/button.tsx';
@@ -35,14 +36,15 @@ export function AuthRoute({
   const navigate = useNavigate();
   const root = useRouteLoaderData('root') as { user?: ShellUser | null; publicUrl?: string } | undefined;
   const user = useSessionUser(root?.user ?? null);
+  const { t } = useT();
   // Only a path of the shop itself (lib/safe-redirect.ts); the same on the server and in the browser.
   const next = safeRedirect(params.get('redirectTo'), { origin: root?.publicUrl });
   const query = params.toString() ? `?${params}` : '';
 
   if (user) {
     return (
-      <AuthPage title="You are signed in" intro={`Signed in as ${user.name}.`}>
-        <ButtonLink to={next}>Continue</ButtonLink>
+      <AuthPage title={t('You are signed in')} intro={t('Signed in as {name}.', { name: user.name })}>
+        <ButtonLink to={next}>{t('Continue')}</ButtonLink>
       </AuthPage>
     );
   }

@@ -1,7 +1,11 @@
 import { type ComponentProps, type ReactNode, forwardRef, useId, useState } from 'react';
+import { useT } from '../../lib/i18n.tsx';
+import { translateMessage } from '../../lib/translate-message.ts';
 
 // Labelled inputs of the account forms: the error sits under its field, is tied to it by
 // aria-describedby and marks it aria-invalid, so screen readers read it with the field.
+// Errors are the shared rules' and the API's English texts: they are translated here, where
+// they are shown (docs/decisions/0038); labels and hints come translated by the caller.
 
 const inputClass =
   'block w-full rounded-lg border bg-paper px-3 py-2.5 text-[0.95rem] text-ink placeholder:text-ink-muted/70 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 disabled:bg-sand-100';
@@ -33,6 +37,7 @@ function FieldFrame({
   className?: string;
   children: ReactNode;
 }) {
+  const l = useT();
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
@@ -46,7 +51,7 @@ function FieldFrame({
       )}
       {error && (
         <p id={`${id}-error`} className="mt-1 text-sm font-medium text-danger-600" data-testid="field-error">
-          {error}
+          {translateMessage(l, error)}
         </p>
       )}
     </div>
@@ -75,6 +80,7 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, 'type
   ref,
 ) {
   const id = useId();
+  const { t } = useT();
   const [shown, setShown] = useState(false);
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
@@ -92,10 +98,10 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, 'type
           type="button"
           onClick={() => setShown((s) => !s)}
           aria-pressed={shown}
-          aria-label={shown ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+          aria-label={shown ? t('Hide {field}', { field: label.toLowerCase() }) : t('Show {field}', { field: label.toLowerCase() })}
           className="absolute inset-y-1 right-1 rounded-md px-2.5 text-xs font-semibold text-brand-700 hover:bg-sand-100"
         >
-          {shown ? 'Hide' : 'Show'}
+          {shown ? t('Hide') : t('Show')}
         </button>
       </div>
     </FieldFrame>
@@ -125,11 +131,12 @@ export const SelectField = forwardRef<HTMLSelectElement, Omit<ComponentProps<'se
 
 /** A message about the whole form (network failure, too many attempts), announced at once. */
 export function FormAlert({ children, tone = 'error' }: { children: ReactNode; tone?: 'error' | 'success' }) {
+  const l = useT();
   if (!children) return null;
   const colours = tone === 'error' ? 'border-danger-600/30 bg-red-50 text-danger-600' : 'border-success-600/30 bg-brand-50 text-success-600';
   return (
     <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-lg border px-3 py-2.5 text-sm font-medium ${colours}`} data-testid="form-alert">
-      {children}
+      {typeof children === 'string' ? translateMessage(l, children) : children}
     </div>
   );
 }

@@ -2,6 +2,8 @@ import { MESSAGES, type TCustomer, type TUploadedFile } from '@storefront/shared
 import { useState } from 'react';
 import { useRevalidator, useRouteLoaderData } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
+import { useT } from '../../lib/i18n.tsx';
+import { translateMessage } from '../../lib/translate-message.ts';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { FileUploadField } from '../files/file-upload-field.tsx';
@@ -20,19 +22,25 @@ export function ProfileImageUpload({ customer }: { customer: TCustomer }) {
   const revalidator = useRevalidator();
   const [imageUrl, setImageUrl] = useState(customer.imageUrl);
   const [error, setError] = useState<string | null>(null);
+  const l = useT();
+  const { t } = l;
 
   async function use(file: TUploadedFile) {
     setError(null);
     const res = await apiFetch<TCustomer>('/api/customers/images', { method: 'PATCH', body: { uuid: file.uuid } });
     if (!res.ok) {
       if (res.status === 401) session.expired();
-      setError(res.networkError ? MESSAGES.network.unreachable : (res.error?.message ?? 'The picture could not be saved. Please try again.'));
-      toast.error('The picture could not be saved');
+      setError(
+        res.networkError
+          ? t(MESSAGES.network.unreachable)
+          : (translateMessage(l, res.error?.message) ?? t('The picture could not be saved. Please try again.')),
+      );
+      toast.error(t('The picture could not be saved'));
       return;
     }
     setImageUrl(res.data.imageUrl);
     session.updateUser({ imageUrl: res.data.imageUrl }, root?.user ?? null);
-    toast.success('Your profile picture has been updated');
+    toast.success(t('Your profile picture has been updated'));
     revalidator.revalidate();
   }
 
@@ -41,10 +49,10 @@ export function ProfileImageUpload({ customer }: { customer: TCustomer }) {
       <Avatar user={{ name: customer.fullName, imageUrl }} size={96} />
       <div className="min-w-0 flex-1">
         <FileUploadField
-          label="Profile picture"
+          label={t('Profile picture')}
           type="image"
           maxBytes={MAX_PICTURE_BYTES}
-          buttonText={imageUrl ? 'Change picture' : 'Upload a picture'}
+          buttonText={imageUrl ? t('Change picture') : t('Upload a picture')}
           onUploaded={use}
         />
         {error && (

@@ -2,6 +2,7 @@ import { type TCustomer, displayMobile, validateProfile } from '@storefront/shar
 import type { FormEvent } from 'react';
 import { useRevalidator, useRouteLoaderData } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
+import { useT } from '../../lib/i18n.tsx';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
@@ -18,6 +19,7 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
     { fullName: customer.fullName, mobile: displayMobile(customer.mobile) },
     validateProfile,
   );
+  const { t, date } = useT();
   const changed = values.fullName.trim() !== customer.fullName || values.mobile.trim() !== displayMobile(customer.mobile);
 
   async function save(e: FormEvent) {
@@ -28,7 +30,7 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
     setBusy(false);
     if (res.ok) {
       session.updateUser({ name: res.data.fullName }, root?.user ?? null);
-      toast.success('Your profile has been saved');
+      toast.success(t('Your profile has been saved'));
       revalidator.revalidate();
       return;
     }
@@ -40,20 +42,20 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
     <div className="flex flex-col gap-8">
       <section aria-labelledby="photo-heading" className="rounded-[var(--radius-card)] border border-sand-200 bg-paper p-5 md:p-6">
         <h2 id="photo-heading" className="sr-only">
-          Profile picture
+          {t('Profile picture')}
         </h2>
         <ProfileImageUpload customer={customer} />
       </section>
 
       <section aria-labelledby="details-heading" className="rounded-[var(--radius-card)] border border-sand-200 bg-paper p-5 md:p-6">
         <h2 id="details-heading" className="text-lg font-semibold">
-          Your details
+          {t('Your details')}
         </h2>
-        <form ref={form} onSubmit={save} noValidate className="mt-4 grid gap-4 md:max-w-xl" aria-label="Your details">
+        <form ref={form} onSubmit={save} noValidate className="mt-4 grid gap-4 md:max-w-xl" aria-label={t('Your details')}>
           <FormAlert>{alert}</FormAlert>
-          <TextField label="Full Name" name="fullName" autoComplete="name" value={values.fullName} onChange={change('fullName')} error={errors.fullName} />
+          <TextField label={t('Full Name')} name="fullName" autoComplete="name" value={values.fullName} onChange={change('fullName')} error={errors.fullName} />
           <TextField
-            label="Mobile No"
+            label={t('Mobile No')}
             name="mobile"
             type="tel"
             autoComplete="tel"
@@ -63,17 +65,17 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
             error={errors.mobile}
           />
           <TextField
-            label="Email"
+            label={t('Email')}
             name="email"
             type="email"
             value={customer.email}
             readOnly
             disabled
-            hint="Your email signs you in and cannot be changed here."
+            hint={t('Your email signs you in and cannot be changed here.')}
           />
           <div>
             <Button type="submit" disabled={busy || !changed} aria-busy={busy}>
-              {busy ? 'Saving…' : 'Save changes'}
+              {busy ? t('Saving…') : t('Save changes')}
             </Button>
           </div>
         </form>
@@ -81,26 +83,18 @@ export function ProfileTab({ customer }: { customer: TCustomer }) {
 
       <section aria-labelledby="news-heading" className="rounded-[var(--radius-card)] border border-sand-200 bg-paper p-5 md:p-6">
         <h2 id="news-heading" className="text-lg font-semibold">
-          Newsletter
+          {t('Newsletter')}
         </h2>
         <p className="mt-2 flex flex-wrap items-center gap-2 text-ink-muted" data-testid="subscription-status">
-          Subscription status:
+          {t('Subscription status:')}
           {customer.subscriptionStatus === 'SUBSCRIBED' ? (
-            <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-700">Subscribed</span>
+            <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-700">{t('Subscribed')}</span>
           ) : (
-            <span className="rounded-full bg-sand-100 px-2.5 py-0.5 text-sm font-semibold text-ink">Not subscribed</span>
+            <span className="rounded-full bg-sand-100 px-2.5 py-0.5 text-sm font-semibold text-ink">{t('Not subscribed')}</span>
           )}
         </p>
-        <p className="mt-2 text-sm text-ink-muted">Member since {longDate(customer.dateCreated)}.</p>
+        <p className="mt-2 text-sm text-ink-muted">{t('Member since {date}.', { date: date(customer.dateCreated.slice(0, 10)) })}</p>
       </section>
     </div>
   );
-}
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** "21 November 2026" from an ISO date, the same on the server and in the browser (no time zone). */
-export function longDate(iso: string): string {
-  const [y, m, d] = iso.slice(0, 10).split('-').map(Number);
-  return `${d} ${MONTHS[m - 1]} ${y}`;
 }

@@ -2,6 +2,7 @@ import { ACCOUNT_MESSAGES, type TCustomer, validatePasswordChange } from '@store
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
+import { useT } from '../../lib/i18n.tsx';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
@@ -17,6 +18,7 @@ export function SecurityTab({ customer }: { customer: TCustomer }) {
     Fields,
     { tone: 'error' | 'success'; text: string }
   >(EMPTY, validatePasswordChange);
+  const { t } = useT();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -29,7 +31,7 @@ export function SecurityTab({ customer }: { customer: TCustomer }) {
     if (res.ok) {
       reset(EMPTY);
       setAlert({ tone: 'success', text: ACCOUNT_MESSAGES.passwordChanged });
-      toast.success('Password changed');
+      toast.success(t('Password changed'));
       return;
     }
     if (res.status === 401) return session.expired();
@@ -40,13 +42,13 @@ export function SecurityTab({ customer }: { customer: TCustomer }) {
   return (
     <section aria-labelledby="password-heading" className="rounded-[var(--radius-card)] border border-sand-200 bg-paper p-5 md:p-6">
       <h2 id="password-heading" className="text-lg font-semibold">
-        Change password
+        {t('Change password')}
       </h2>
-      <p className="mt-1 text-sm text-ink-muted">For {customer.email}. Changing it signs you out on your other devices.</p>
-      <form ref={form} onSubmit={submit} noValidate className="mt-4 grid gap-4 md:max-w-md" aria-label="Change password">
+      <p className="mt-1 text-sm text-ink-muted">{t('For {email}. Changing it signs you out on your other devices.', { email: customer.email })}</p>
+      <form ref={form} onSubmit={submit} noValidate className="mt-4 grid gap-4 md:max-w-md" aria-label={t('Change password')}>
         {alert && <FormAlert tone={alert.tone}>{alert.text}</FormAlert>}
         <PasswordField
-          label="Current Password"
+          label={t('Current Password')}
           name="currentPassword"
           autoComplete="current-password"
           value={values.currentPassword}
@@ -54,16 +56,16 @@ export function SecurityTab({ customer }: { customer: TCustomer }) {
           error={errors.currentPassword}
         />
         <PasswordField
-          label="New Password"
+          label={t('New Password')}
           name="newPassword"
           autoComplete="new-password"
           value={values.newPassword}
           onChange={change('newPassword')}
           error={errors.newPassword}
-          hint="At least 6 characters"
+          hint={t('At least 6 characters')}
         />
         <PasswordField
-          label="Confirm New Password"
+          label={t('Confirm New Password')}
           name="confirmPassword"
           autoComplete="new-password"
           value={values.confirmPassword}
@@ -72,10 +74,10 @@ export function SecurityTab({ customer }: { customer: TCustomer }) {
         />
         <div className="flex flex-wrap items-center gap-4">
           <Button type="submit" disabled={busy} aria-busy={busy}>
-            {busy ? 'Changing…' : 'Change password'}
+            {busy ? t('Changing…') : t('Change password')}
           </Button>
           <Link to="/forgot-password" className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
-            Forgot your current password?
+            {t('Forgot your current password?')}
           </Link>
         </div>
       </form>

@@ -2,6 +2,7 @@ import { type TSignedInUser, MESSAGES, validateSignIn } from '@storefront/shared
 import type { FormEvent } from 'react';
 import { useRevalidator } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
+import { Trans, useT } from '../../lib/i18n.tsx';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
@@ -21,6 +22,7 @@ export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; o
     validateSignIn,
   );
   const revalidator = useRevalidator();
+  const { t } = useT();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -32,7 +34,7 @@ export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; o
     setBusy(false);
     if (res.ok) {
       void session.signedIn(res.data).then(() => revalidator.revalidate());
-      toast.success(`Welcome back, ${res.data.profile.name}`);
+      toast.success(t('Welcome back, {name}', { name: res.data.profile.name }));
       onDone?.(res.data);
       return;
     }
@@ -42,10 +44,10 @@ export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; o
   }
 
   return (
-    <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Sign in" data-testid="sign-in-form">
+    <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label={t('Sign in')} data-testid="sign-in-form">
       <FormAlert>{alert}</FormAlert>
       <TextField
-        label="Email or Mobile No"
+        label={t('Email or Mobile No')}
         name="userName"
         autoComplete="username"
         inputMode="email"
@@ -55,7 +57,7 @@ export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; o
         autoFocus
       />
       <PasswordField
-        label="Password"
+        label={t('Password')}
         name="password"
         autoComplete="current-password"
         value={values.password}
@@ -64,17 +66,17 @@ export function SignInForm({ onSwitch, onForgot, onDone }: { onSwitch(): void; o
       />
       <div className="-mt-1 text-right">
         <button type="button" onClick={onForgot} className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
-          Forgot password?
+          {t('Forgot password?')}
         </button>
       </div>
       <Button type="submit" size="lg" disabled={busy} aria-busy={busy}>
-        {busy ? 'Signing in…' : 'Sign In'}
+        {busy ? t('Signing in…') : t('Sign In')}
       </Button>
       <p className="text-center text-sm text-ink-muted">
-        New to the shop?{' '}
-        <button type="button" onClick={onSwitch} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
-          Create an account
-        </button>
+        <Trans
+          id="New to the shop? <0>Create an account</0>"
+          components={{ 0: <button type="button" onClick={onSwitch} className="font-semibold text-brand-700 underline-offset-2 hover:underline" /> }}
+        />
       </p>
     </form>
   );

@@ -2,6 +2,7 @@ import { type TSignedInUser, MESSAGES, canSubmitSignUp, validateSignUp } from '@
 import { type FormEvent, useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
+import { Trans, useT } from '../../lib/i18n.tsx';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
@@ -21,6 +22,7 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
   const [terms, setTerms] = useState(false);
   const termsId = useId();
   const revalidator = useRevalidator();
+  const { t } = useT();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -33,7 +35,7 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
     setBusy(false);
     if (res.ok) {
       void session.signedIn(res.data).then(() => revalidator.revalidate());
-      toast.success(`Welcome, ${res.data.profile.name}! Your account is ready.`);
+      toast.success(t('Welcome, {name}! Your account is ready.', { name: res.data.profile.name }));
       onDone?.(res.data);
       return;
     }
@@ -49,10 +51,10 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
   }
 
   return (
-    <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Sign up" data-testid="sign-up-form">
+    <form ref={form} onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label={t('Sign up')} data-testid="sign-up-form">
       <FormAlert>{alert}</FormAlert>
       <TextField
-        label="Full Name"
+        label={t('Full Name')}
         name="fullName"
         autoComplete="name"
         value={values.fullName}
@@ -60,30 +62,30 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
         error={errors.fullName}
         autoFocus
       />
-      <TextField label="Email" name="email" type="email" autoComplete="email" value={values.email} onChange={change('email')} error={errors.email} />
+      <TextField label={t('Email')} name="email" type="email" autoComplete="email" value={values.email} onChange={change('email')} error={errors.email} />
       <TextField
-        label="Mobile No"
+        label={t('Mobile No')}
         name="mobile"
         type="tel"
         autoComplete="tel"
         inputMode="tel"
-        placeholder="01XXXXXXXXX"
+        placeholder={t('01XXXXXXXXX')}
         value={values.mobile}
         onChange={change('mobile')}
         error={errors.mobile}
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <PasswordField
-          label="Password"
+          label={t('Password')}
           name="password"
           autoComplete="new-password"
           value={values.password}
           onChange={change('password')}
           error={errors.password}
-          hint="At least 6 characters"
+          hint={t('At least 6 characters')}
         />
         <PasswordField
-          label="Confirm Password"
+          label={t('Confirm Password')}
           name="confirmPassword"
           autoComplete="new-password"
           value={values.confirmPassword}
@@ -94,24 +96,25 @@ export function SignUpForm({ onSwitch, onDone }: { onSwitch(): void; onDone?(use
       <div className="flex items-start gap-3">
         <input id={termsId} type="checkbox" checked={terms} onChange={(e) => setTerms(e.target.checked)} className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700" />
         <label htmlFor={termsId} className="text-sm text-ink">
-          I agree to the{' '}
-          <a href="/terms-conditions" target="_blank" rel="noopener" className="font-medium text-brand-700 underline">
-            Terms and Conditions
-          </a>{' '}
-          and the{' '}
-          <a href="/privacy-policy" target="_blank" rel="noopener" className="font-medium text-brand-700 underline">
-            Privacy Policy
-          </a>
+          <Trans
+            id="I agree to the <0>Terms and Conditions</0> and the <1>Privacy Policy</1>"
+            components={{
+              // biome-ignore lint/a11y/useAnchorContent: Trans puts the link's words in.
+              0: <a href="/terms-conditions" target="_blank" rel="noopener" className="font-medium text-brand-700 underline" />,
+              // biome-ignore lint/a11y/useAnchorContent: Trans puts the link's words in.
+              1: <a href="/privacy-policy" target="_blank" rel="noopener" className="font-medium text-brand-700 underline" />,
+            }}
+          />
         </label>
       </div>
       <Button type="submit" size="lg" disabled={!canSubmitSignUp(terms) || busy} aria-busy={busy}>
-        {busy ? 'Creating your account…' : 'Sign Up'}
+        {busy ? t('Creating your account…') : t('Sign Up')}
       </Button>
       <p className="text-center text-sm text-ink-muted">
-        Already have an account?{' '}
-        <button type="button" onClick={onSwitch} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
-          Sign In
-        </button>
+        <Trans
+          id="Already have an account? <0>Sign In</0>"
+          components={{ 0: <button type="button" onClick={onSwitch} className="font-semibold text-brand-700 underline-offset-2 hover:underline" /> }}
+        />
       </p>
     </form>
   );

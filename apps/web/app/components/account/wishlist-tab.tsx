@@ -1,6 +1,7 @@
 import { type TPage, type TWishlistItem, MESSAGES } from '@storefront/shared';
 import { useState } from 'react';
 import { Link, useRevalidator, useRouteLoaderData } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { session } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { AddToCartButton } from '../cart/add-to-cart.tsx';
@@ -9,11 +10,13 @@ import { Price } from '../catalogue/price.tsx';
 import { ButtonLink } from '../ui/button.tsx';
 import { HeartIcon } from '../ui/icons.tsx';
 import type { ShellUser } from './shell-user.ts';
+import { ResponsiveImage } from '../ui/responsive-image.tsx';
 
 /** spec §2 /profile?tab=wishlist: the wishlist, newest first, 10 at a time, with add-to-cart. */
 export function WishlistTab({ page, pageNumber }: { page: TPage<TWishlistItem> | null; pageNumber: number }) {
   const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
   const revalidator = useRevalidator();
+  const { t, n } = useT();
   const [removing, setRemoving] = useState<number | null>(null);
   const items = page?.list ?? [];
 
@@ -22,20 +25,20 @@ export function WishlistTab({ page, pageNumber }: { page: TPage<TWishlistItem> |
     const res = await session.setInWishlist(root?.user ?? null, item.itemId, item.skuCode, false);
     setRemoving(null);
     if (res.ok) {
-      toast.success(`${item.title} removed from your wishlist`);
+      toast.success(t('{title} removed from your wishlist', { title: item.title }));
       revalidator.revalidate();
-    } else toast.error(res.networkError ? MESSAGES.network.unreachable : (res.message ?? 'Could not update your wishlist'));
+    } else toast.error(t(res.networkError ? MESSAGES.network.unreachable : (res.message ?? 'Could not update your wishlist')));
   }
 
-  if (!page) return <p className="text-ink-muted">Your wishlist could not be loaded. Please try again.</p>;
+  if (!page) return <p className="text-ink-muted">{t('Your wishlist could not be loaded. Please try again.')}</p>;
   if (items.length === 0 && pageNumber === 1) {
     return (
       <div className="rounded-[var(--radius-card)] border border-sand-200 bg-paper p-8 text-center">
         <HeartIcon className="mx-auto text-ink-muted" width={36} height={36} />
-        <h2 className="mt-3 text-lg font-semibold">Your wishlist is empty</h2>
-        <p className="mt-1 text-ink-muted">Tap the heart on any product to keep it here.</p>
+        <h2 className="mt-3 text-lg font-semibold">{t('Your wishlist is empty')}</h2>
+        <p className="mt-1 text-ink-muted">{t('Tap the heart on any product to keep it here.')}</p>
         <ButtonLink to="/shop" className="mt-5">
-          Browse the shop
+          {t('Browse the shop')}
         </ButtonLink>
       </div>
     );
@@ -43,14 +46,23 @@ export function WishlistTab({ page, pageNumber }: { page: TPage<TWishlistItem> |
   return (
     <div>
       <h2 className="text-lg font-semibold">
-        Wishlist <span className="font-normal text-ink-muted">({page.count ?? items.length})</span>
+        {t('Wishlist')} <span className="font-normal text-ink-muted">({n(page.count ?? items.length)})</span>
       </h2>
       <ul className="mt-4 flex flex-col gap-3" data-testid="wishlist-list">
         {items.map((item) => (
           <li key={item.id} className="flex gap-4 rounded-[var(--radius-card)] border border-sand-200 bg-paper p-3 md:p-4" data-testid="wishlist-item">
             <Link to={productHref({ id: item.itemId, slug: item.slug })} className="shrink-0">
               {item.image ? (
-                <img src={item.image} alt="" width={96} height={96} loading="lazy" className="h-24 w-24 rounded-lg bg-sand-100 object-cover" />
+                <ResponsiveImage
+                  src={item.image}
+                  alt=""
+                  width={96}
+                  height={96}
+                  sizes="96px"
+                  maxWidth={320}
+                  loading="lazy"
+                  className="h-24 w-24 rounded-lg bg-sand-100 object-cover"
+                />
               ) : (
                 <span className="block h-24 w-24 rounded-lg bg-sand-100" />
               )}
@@ -77,10 +89,10 @@ export function WishlistTab({ page, pageNumber }: { page: TPage<TWishlistItem> |
                   type="button"
                   onClick={() => void remove(item)}
                   disabled={removing === item.id}
-                  aria-label={`Remove ${item.title} from wishlist`}
+                  aria-label={t('Remove {title} from wishlist', { title: item.title })}
                   className="inline-flex h-9 items-center rounded-lg px-3 text-sm font-semibold text-danger-600 hover:bg-sand-100 disabled:opacity-50"
                 >
-                  Remove
+                  {t('Remove')}
                 </button>
               </div>
             </div>
@@ -88,18 +100,18 @@ export function WishlistTab({ page, pageNumber }: { page: TPage<TWishlistItem> |
         ))}
       </ul>
       {(pageNumber > 1 || page.nextPageToken) && (
-        <nav aria-label="Wishlist pages" className="mt-5 flex items-center justify-between">
+        <nav aria-label={t('Wishlist pages')} className="mt-5 flex items-center justify-between">
           {pageNumber > 1 ? (
             <ButtonLink variant="secondary" size="sm" to={`/profile?tab=wishlist&page=${pageNumber - 1}`} preventScrollReset>
-              Newer
+              {t('Newer')}
             </ButtonLink>
           ) : (
             <span />
           )}
-          <span className="text-sm text-ink-muted">Page {pageNumber}</span>
+          <span className="text-sm text-ink-muted">{t('Page {page}', { page: n(pageNumber) })}</span>
           {page.nextPageToken ? (
             <ButtonLink variant="secondary" size="sm" to={`/profile?tab=wishlist&page=${page.nextPageToken}`} preventScrollReset>
-              Older
+              {t('Older')}
             </ButtonLink>
           ) : (
             <span />

@@ -1,6 +1,7 @@
 import { MESSAGES, wishlistKey } from '@storefront/shared';
 import { useEffect, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { session, useSessionUser, useWishlistKeys } from '../../lib/session-store.ts';
 import { toast } from '../../lib/toast.ts';
 import { HeartIcon } from '../ui/icons.tsx';
@@ -15,6 +16,7 @@ export function WishlistToggle({ itemId, skuCode, title, className = '' }: { ite
   const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
   const user = useSessionUser(root?.user ?? null);
   const keys = useWishlistKeys();
+  const { t } = useT();
   const [busy, setBusy] = useState(false);
   const [optimistic, setOptimistic] = useState<boolean | null>(null);
 
@@ -32,11 +34,11 @@ export function WishlistToggle({ itemId, skuCode, title, className = '' }: { ite
     setOptimistic(null);
     setBusy(false);
     if (res.ok) {
-      toast.success(res.data.inWishlist ? `${title} saved to your wishlist` : `${title} removed from your wishlist`);
+      toast.success(res.data.inWishlist ? t('{title} saved to your wishlist', { title }) : t('{title} removed from your wishlist', { title }));
     } else if (res.status === 401) {
       session.openAuth('sign-in', () => toggle(add, null));
     } else {
-      toast.error(res.networkError ? MESSAGES.network.unreachable : (res.message ?? 'Could not update your wishlist'));
+      toast.error(t(res.networkError ? MESSAGES.network.unreachable : (res.message ?? 'Could not update your wishlist')));
     }
   }
 
@@ -54,8 +56,8 @@ export function WishlistToggle({ itemId, skuCode, title, className = '' }: { ite
       type="button"
       onClick={onClick}
       aria-pressed={user ? saved : undefined}
-      aria-label={saved ? `Remove ${title} from wishlist` : `Add ${title} to wishlist`}
-      title={saved ? 'Remove from wishlist' : 'Add to wishlist'}
+      aria-label={saved ? t('Remove {title} from wishlist', { title }) : t('Add {title} to wishlist', { title })}
+      title={saved ? t('Remove from wishlist') : t('Add to wishlist')}
       className={`inline-flex h-11 w-11 items-center justify-center rounded-full bg-paper/90 shadow-sm transition-colors hover:bg-paper ${saved ? 'text-accent-600' : 'text-ink'} ${className}`}
       data-testid="wishlist-toggle"
     >

@@ -1,6 +1,7 @@
 import { MAX_CART_LINES, MAX_LINE_QUANTITY, type TCartLine } from '@storefront/shared';
 import { cartActions } from '../../lib/cart-store.ts';
 import { useSkuPrice } from '../../lib/currency.tsx';
+import { useT } from '../../lib/i18n.tsx';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
 import { CartIcon } from '../ui/icons.tsx';
@@ -24,6 +25,7 @@ export interface AddToCartProps {
  * the price the page shows: the same shared rule the server's quote applies.
  */
 export function AddToCartButton({ product, sku, sourceType, quantity = 1, disabled, variant = 'full' }: AddToCartProps) {
+  const { t, n } = useT();
   const price = useSkuPrice({
     productId: product.id,
     categoryIds: product.categoryIds ?? [],
@@ -51,21 +53,28 @@ export function AddToCartButton({ product, sku, sourceType, quantity = 1, disabl
       sourceType,
       unitPrice: price.unitPrice,
     });
-    if (result === 'full') toast.error(`Your cart holds at most ${MAX_CART_LINES} different items`);
-    else if (result === 'capped') toast.error(`You can order at most ${MAX_LINE_QUANTITY} of one item`);
-    else toast.success(`${product.title} added to your cart`);
+    if (result === 'full') toast.error(t('Your cart holds at most {max} different items', { max: n(MAX_CART_LINES) }));
+    else if (result === 'capped') toast.error(t('You can order at most {max} of one item', { max: n(MAX_LINE_QUANTITY) }));
+    else toast.success(t('{title} added to your cart', { title: product.title }));
   };
 
   if (variant === 'compact') {
     return (
-      <Button variant="secondary" size="sm" onClick={add} disabled={disabled} aria-label={`Add ${product.title} to cart`} data-testid="add-to-cart">
-        <CartIcon width={18} height={18} /> Add
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={add}
+        disabled={disabled}
+        aria-label={t('Add {title} to cart', { title: product.title })}
+        data-testid="add-to-cart"
+      >
+        <CartIcon width={18} height={18} /> {t('Add')}
       </Button>
     );
   }
   return (
     <Button size="lg" onClick={add} disabled={disabled} className="w-full sm:w-auto" data-testid="add-to-cart">
-      <CartIcon width={20} height={20} /> Add to Cart
+      <CartIcon width={20} height={20} /> {t('Add to Cart')}
     </Button>
   );
 }

@@ -3,11 +3,13 @@ import { lineUnitPrice, type TCart, totalsOf } from '@storefront/shared';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { useMoney } from '../../lib/currency.tsx';
+import { useT } from '../../lib/i18n.tsx';
 import { ButtonLink } from '../ui/button.tsx';
 import type { FirstUsePart } from '../ui/first-use.tsx';
 import { EMPTY_CART_TEXT } from './cart-slots.tsx';
 import { ClearCartButton } from './clear-cart-button.tsx';
 import { productHref } from './product-href.ts';
+import { ResponsiveImage } from '../ui/responsive-image.tsx';
 
 /**
  * The open cart dropdown of spec §2, loaded on first use by CartButton (cart-slots.tsx),
@@ -15,6 +17,7 @@ import { productHref } from './product-href.ts';
  */
 export function CartPopover({ open, onOpenChange, trigger, cart }: FirstUsePart & { cart: TCart }) {
   const content = useRef<HTMLDivElement>(null);
+  const { t } = useT();
   // Radix focuses the first tabbable element that is not a link, which here is "Clear All":
   // one more Enter would empty the cart. The focus goes to the first link instead (the first
   // item's title, or "Continue Shopping" when the cart is empty), in reading order.
@@ -32,7 +35,7 @@ export function CartPopover({ open, onOpenChange, trigger, cart }: FirstUsePart 
           align="end"
           sideOffset={10}
           collisionPadding={12}
-          aria-label="Cart"
+          aria-label={t('Cart')}
           ref={content}
           onOpenAutoFocus={focusFirstLink}
           className="z-40 w-[25rem] max-w-[calc(100vw-1.5rem)] rounded-[var(--radius-card)] border border-sand-200 bg-paper shadow-xl focus:outline-none"
@@ -49,14 +52,15 @@ export function CartPopover({ open, onOpenChange, trigger, cart }: FirstUsePart 
 /** spec §2: items (image, title, quantity x unit price, line subtotal), total, Clear All and View Cart. */
 function CartDropdown({ cart, onClose, onCleared }: { cart: TCart; onClose(): void; onCleared(): void }) {
   const { format } = useMoney();
+  const { t, n } = useT();
   const totals = totalsOf(cart);
 
   if (cart.lines.length === 0) {
     return (
       <div className="flex flex-col items-center gap-4 px-6 py-10 text-center">
-        <p className="text-sm font-semibold tracking-wider text-ink-muted">{EMPTY_CART_TEXT}</p>
+        <p className="text-sm font-semibold tracking-wider text-ink-muted">{t(EMPTY_CART_TEXT)}</p>
         <ButtonLink to="/shop" variant="secondary" size="sm" onClick={onClose}>
-          Continue Shopping
+          {t('Continue Shopping')}
         </ButtonLink>
       </div>
     );
@@ -65,19 +69,18 @@ function CartDropdown({ cart, onClose, onCleared }: { cart: TCart; onClose(): vo
   return (
     <div className="flex max-h-[min(36rem,calc(100vh-6rem))] flex-col">
       <p className="border-b border-sand-200 px-4 py-3 text-sm font-semibold">
-        Your Cart{' '}
-        <span className="font-normal text-ink-muted">
-          ({totals.quantity} {totals.quantity === 1 ? 'item' : 'items'})
-        </span>
+        {t('Your Cart')} <span className="font-normal text-ink-muted">({t('{count, plural, one {# item} other {# items}}', { count: totals.quantity })})</span>
       </p>
-      <ul className="flex-1 divide-y divide-sand-200 overflow-y-auto px-4" aria-label="Items in your cart">
+      <ul className="flex-1 divide-y divide-sand-200 overflow-y-auto px-4" aria-label={t('Items in your cart')}>
         {cart.lines.map((line) => (
           <li key={line.sku.code} className="flex gap-3 py-3" data-testid="cart-dropdown-line">
-            <img
+            <ResponsiveImage
               src={line.product.image ?? '/favicon.svg'}
               alt=""
               width={64}
               height={64}
+              sizes="64px"
+              maxWidth={320}
               loading="lazy"
               className="h-16 w-16 shrink-0 rounded-md bg-sand-100 object-cover"
             />
@@ -87,7 +90,7 @@ function CartDropdown({ cart, onClose, onCleared }: { cart: TCart; onClose(): vo
               </Link>
               {line.sku.label && <p className="truncate text-xs text-ink-muted">{line.sku.label}</p>}
               <p className="mt-1 text-xs text-ink-muted" data-testid="cart-dropdown-unit">
-                {line.quantity} x {format(lineUnitPrice(line))}
+                {t('{quantity} x {price}', { quantity: n(line.quantity), price: format(lineUnitPrice(line)) })}
               </p>
             </div>
             <p className="shrink-0 text-sm font-semibold" data-testid="cart-dropdown-subtotal">
@@ -99,18 +102,18 @@ function CartDropdown({ cart, onClose, onCleared }: { cart: TCart; onClose(): vo
       <div className="border-t border-sand-200 px-4 py-3">
         {totals.couponAmount > 0 && (
           <p className="flex justify-between text-sm text-ink-muted">
-            <span>Coupon {cart.couponCode}</span>
+            <span>{t('Coupon {code}', { code: cart.couponCode ?? '' })}</span>
             <span>{format(-totals.couponAmount)}</span>
           </p>
         )}
         <p className="flex justify-between text-base font-semibold">
-          <span>Total</span>
+          <span>{t('Total')}</span>
           <span data-testid="cart-dropdown-total">{format(totals.total)}</span>
         </p>
         <div className="mt-3 grid grid-cols-2 gap-2">
           <ClearCartButton variant="secondary" onCleared={onCleared} />
           <ButtonLink to="/cart" size="sm" onClick={onClose}>
-            View Cart
+            {t('View Cart')}
           </ButtonLink>
         </div>
       </div>

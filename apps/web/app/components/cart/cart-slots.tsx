@@ -3,18 +3,21 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useCart, useCartReady } from '../../lib/cart-store.ts';
 import { useMoney } from '../../lib/currency.tsx';
+import { type Localized, useT } from '../../lib/i18n.tsx';
 import { useFirstUse } from '../ui/first-use.tsx';
 import { CartIcon, ChevronDownIcon } from '../ui/icons.tsx';
 import type { ShellCurrency } from './currencies.server.ts';
 import { Flag } from './currency-flag.tsx';
 
+/** spec §2's words, an id for t() (bn/cart.ts). */
 export const EMPTY_CART_TEXT = 'YOUR CART IS EMPTY';
 
-function cartLabel(count: number) {
-  return count === 0 ? 'Cart, empty' : `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;
+function cartLabel(t: Localized['t'], count: number) {
+  return t('{count, plural, =0 {Cart, empty} one {Cart, # item} other {Cart, # items}}', { count });
 }
 
 function Badge({ count }: { count: number }) {
+  const { n } = useT();
   if (count <= 0) return null;
   return (
     <span
@@ -22,7 +25,7 @@ function Badge({ count }: { count: number }) {
       data-testid="cart-count"
       className="absolute -right-0.5 -top-0.5 grid h-5 min-w-5 place-items-center rounded-full bg-accent-600 px-1 text-[0.7rem] font-bold leading-none text-white"
     >
-      {count > 99 ? '99+' : count}
+      {count > 99 ? `${n(99)}+` : n(count)}
     </span>
   );
 }
@@ -45,6 +48,7 @@ export function CartButton() {
   const use = useFirstUse(loadCartPopover);
   const { setOpen } = use;
   const { pathname } = useLocation();
+  const { t } = useT();
   // Leaving the page (View Cart, a product link) closes the dropdown.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the dependency is the trigger: a new page closes the dropdown.
   useEffect(() => setOpen(false), [pathname]);
@@ -52,8 +56,8 @@ export function CartButton() {
     <button
       type="button"
       className={`${iconButton} hidden md:inline-flex`}
-      aria-label={cartLabel(count)}
-      title="Cart"
+      aria-label={cartLabel(t, count)}
+      title={t('Cart')}
       data-testid="cart-button"
       data-ready={ready}
       {...extra}
@@ -68,8 +72,8 @@ export function CartButton() {
     <>
       <Link
         to="/cart"
-        aria-label={cartLabel(count)}
-        title="Cart"
+        aria-label={cartLabel(t, count)}
+        title={t('Cart')}
         className={`${iconButton} inline-flex md:hidden`}
         data-testid="cart-link-mobile"
         data-ready={ready}
@@ -96,11 +100,12 @@ const CurrencyMenuPopup = lazy(() => loadCurrencyMenu().then((m) => ({ default: 
 export function CurrencyMenu({ currencies }: { currencies: ShellCurrency[] }) {
   const { currency, setCurrency } = useMoney();
   const use = useFirstUse(loadCurrencyMenu);
+  const { t } = useT();
   if (currencies.length < 2) return null;
   const trigger = (extra: object) => (
     <button
       type="button"
-      aria-label={`Currency: ${currency.sourceId}. Change currency`}
+      aria-label={t('Currency: {code}. Change currency', { code: currency.sourceId })}
       className="inline-flex h-11 min-w-11 items-center justify-center gap-1.5 rounded-full px-2 text-sm font-semibold text-ink hover:bg-sand-100 data-[state=open]:bg-sand-100"
       data-testid="currency-button"
       {...extra}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { cartActions } from '../../lib/cart-store.ts';
+import { useT } from '../../lib/i18n.tsx';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
 
@@ -11,6 +12,7 @@ import { Button } from '../ui/button.tsx';
  * itself a popover, and no dialog code has to load for it (docs/decisions/0030).
  */
 export function ClearCartButton({ variant, onCleared }: { variant: 'secondary' | 'ghost'; onCleared?(): void }) {
+  const { t } = useT();
   const [asking, setAsking] = useState(false);
   // After the shopper's answer the focus follows: to the safe answer when asking, back to the button after "keep".
   const answered = useRef(false);
@@ -30,7 +32,7 @@ export function ClearCartButton({ variant, onCleared }: { variant: 'secondary' |
   if (!asking) {
     return (
       <Button ref={clearRef} variant={variant} size="sm" onClick={() => ask(true)} data-testid="clear-cart">
-        Clear All
+        {t('Clear All')}
       </Button>
     );
   }
@@ -46,21 +48,21 @@ export function ClearCartButton({ variant, onCleared }: { variant: 'secondary' |
       }}
     >
       <p id={questionId} className="w-full text-sm font-semibold">
-        Remove every item from your cart?
+        {t('Remove every item from your cart?')}
       </p>
       <Button
         variant="danger"
         size="sm"
         onClick={() => {
           cartActions.clear();
-          toast.success('Your cart is now empty');
+          toast.success(t('Your cart is now empty'));
           onCleared?.();
         }}
       >
-        Yes, clear the cart
+        {t('Yes, clear the cart')}
       </Button>
       <Button ref={keepRef} variant="secondary" size="sm" onClick={() => ask(false)}>
-        Keep the items
+        {t('Keep the items')}
       </Button>
     </div>
   );

@@ -4,6 +4,7 @@ import type { ShellCurrency } from './currencies.server.ts';
 import { Flag } from './currency-flag.tsx';
 import type { FirstUsePart } from '../ui/first-use.tsx';
 import { FirstUseMenu } from '../ui/first-use-menu.tsx';
+import { useT } from '../../lib/i18n.tsx';
 
 function titleCase(s: string) {
   return s.replace(/\b\p{L}/gu, (c) => c.toUpperCase());
@@ -23,6 +24,7 @@ export function CurrencyMenuPopup({
   current: string;
   onChoose(sourceId: string): void;
 }) {
+  const { t } = useT();
   return (
     <FirstUseMenu
       {...part}
@@ -30,7 +32,9 @@ export function CurrencyMenuPopup({
       collisionPadding={12}
       className="z-40 w-64 rounded-[var(--radius-card)] border border-sand-200 bg-paper p-1.5 shadow-xl"
     >
-      <DropdownMenu.Label className="px-2.5 pb-1 pt-1.5 text-xs font-semibold uppercase tracking-wider text-ink-muted">Show prices in</DropdownMenu.Label>
+      <DropdownMenu.Label className="px-2.5 pb-1 pt-1.5 text-xs font-semibold uppercase tracking-wider text-ink-muted">
+        {t('Show prices in')}
+      </DropdownMenu.Label>
       <DropdownMenu.RadioGroup value={current} onValueChange={onChoose}>
         {currencies.map((c) => (
           <DropdownMenu.RadioItem
@@ -48,7 +52,7 @@ export function CurrencyMenuPopup({
         ))}
       </DropdownMenu.RadioGroup>
       <DropdownMenu.Separator className="my-1 h-px bg-sand-200" />
-      <p className="px-2.5 py-1.5 text-xs text-ink-muted">Orders are charged in taka (BDT).</p>
+      <p className="px-2.5 py-1.5 text-xs text-ink-muted">{t('Orders are charged in taka (BDT).')}</p>
     </FirstUseMenu>
   );
 }

@@ -2,6 +2,7 @@ import { categoryPath } from '@storefront/shared';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { cachedCategories, refreshAttributes } from '../../lib/catalogue-cache.ts';
+import { useT } from '../../lib/i18n.tsx';
 import { ChevronDownIcon } from '../ui/icons.tsx';
 import { categoryTree, type MenuCategory } from './category-tree.ts';
 
@@ -83,6 +84,7 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
   const nav = useRef<HTMLElement>(null);
   // Arrow Down on a closed button: the first link takes focus once the panel is shown.
   const focusFirst = useRef(false);
+  const { t } = useT();
 
   useEffect(() => {
     if (open && focusFirst.current) firstLinkIn(nav.current)?.focus();
@@ -134,7 +136,7 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
         }}
         className="inline-flex h-11 items-center gap-1 rounded-md px-3 text-[0.95rem] font-medium text-ink hover:bg-sand-100"
       >
-        Categories <ChevronDownIcon width={18} height={18} className={`transition-transform ${open ? 'rotate-180' : ''}`} />
+        {t('Categories')} <ChevronDownIcon width={18} height={18} className={`transition-transform ${open ? 'rotate-180' : ''}`} />
       </button>
       <div
         id={panelId}
@@ -143,7 +145,7 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
       >
         <nav
           ref={nav}
-          aria-label="Categories"
+          aria-label={t('Categories')}
           className="container-page grid grid-cols-3 gap-x-8 gap-y-6 py-6 lg:grid-cols-6"
           onKeyDown={(e) => moveInPanel(e, button.current)}
         >
@@ -169,7 +171,7 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
                         ))}
                         <li>
                           <Link to={categoryPath(child)} className={`${link} text-brand-700`}>
-                            All {child.name}
+                            {t('All {category}', { category: child.name })}
                           </Link>
                         </li>
                       </ul>
@@ -178,7 +180,7 @@ export function CategoryMenu({ categories: given }: { categories: MenuCategory[]
                 ))}
                 <li className="pt-1">
                   <Link to={categoryPath(top)} className={`${link} font-medium text-brand-700`}>
-                    All {top.name}
+                    {t('All {category}', { category: top.name })}
                   </Link>
                 </li>
               </ul>

@@ -1,8 +1,10 @@
 import { CAROUSEL_INTERVAL_MS, swipeStep, type TSlide, wrapIndex } from '@storefront/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { ArrowRightIcon } from '../ui/icons.tsx';
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from './catalogue-icons.tsx';
+import { ResponsiveImage } from '../ui/responsive-image.tsx';
 
 function usePrefersReducedMotion(): boolean {
   const [reduced, setReduced] = useState(false);
@@ -30,6 +32,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
   const [stopped, setStopped] = useState(false);
   const [announce, setAnnounce] = useState(false);
   const reduced = usePrefersReducedMotion();
+  const { t, n: num } = useT();
   const start = useRef<{ x: number; y: number; id: number } | null>(null);
   const n = slides.length;
   const rotating = n > 1 && !hovered && !focused && !stopped && !reduced;
@@ -50,7 +53,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
   return (
     <section
       aria-roledescription="carousel"
-      aria-label="Featured collections"
+      aria-label={t('Featured collections')}
       className="relative bg-sand-100"
       data-testid="carousel"
       data-index={index}
@@ -100,17 +103,19 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
                 key={s.id}
                 role="group"
                 aria-roledescription="slide"
-                aria-label={`${i + 1} of ${n}`}
+                aria-label={t('{index} of {count}', { index: num(i + 1), count: num(n) })}
                 aria-hidden={!active}
                 inert={!active}
                 className="relative w-full shrink-0"
                 data-active={active}
               >
-                <img
+                <ResponsiveImage
                   src={s.image}
                   alt=""
                   width={1600}
                   height={500}
+                  // Below md the 16:5 banner fills a taller box (object-cover): it is drawn wider than the screen.
+                  sizes="(min-width: 768px) 100vw, (min-width: 640px) 140vw, 240vw"
                   draggable={false}
                   loading={i === 0 ? 'eager' : 'lazy'}
                   fetchPriority={i === 0 ? 'high' : undefined}
@@ -124,7 +129,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
                       to={s.link}
                       className="mt-4 inline-flex h-11 w-fit items-center gap-2 rounded-lg bg-brand-700 px-5 font-semibold text-white hover:bg-brand-800 md:mt-6 md:h-12"
                     >
-                      Shop now <ArrowRightIcon width={18} height={18} />
+                      {t('Shop now')} <ArrowRightIcon width={18} height={18} />
                     </Link>
                   )}
                 </div>
@@ -139,7 +144,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
           <button
             type="button"
             onClick={() => go(index - 1)}
-            aria-label="Previous slide"
+            aria-label={t('Previous slide')}
             className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-paper/90 text-ink shadow hover:bg-paper"
           >
             <ChevronLeftIcon />
@@ -150,7 +155,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
                 <button
                   type="button"
                   onClick={() => go(i)}
-                  aria-label={`Show slide ${i + 1}: ${s.title}`}
+                  aria-label={t('Show slide {index}: {title}', { index: num(i + 1), title: s.title })}
                   aria-current={i === index ? 'true' : undefined}
                   className="group inline-flex h-11 w-8 items-center justify-center"
                 >
@@ -162,7 +167,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
           <button
             type="button"
             onClick={() => go(index + 1)}
-            aria-label="Next slide"
+            aria-label={t('Next slide')}
             className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-paper/90 text-ink shadow hover:bg-paper"
           >
             <ChevronRightIcon />
@@ -170,7 +175,7 @@ export function HeroCarousel({ slides }: { slides: TSlide[] }) {
           <button
             type="button"
             onClick={() => setStopped((s) => !s)}
-            aria-label={stopped ? 'Start automatic slides' : 'Stop automatic slides'}
+            aria-label={stopped ? t('Start automatic slides') : t('Stop automatic slides')}
             className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-paper/90 text-ink shadow hover:bg-paper"
           >
             {stopped ? <PlayIcon width={18} height={18} /> : <PauseIcon width={18} height={18} />}

@@ -14,6 +14,7 @@ import {
 } from '@storefront/shared';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useRouteLoaderData } from 'react-router';
+import { type Localized, localeOfMatches, metaT, useT } from '../../lib/i18n.tsx';
 import type { ListingData } from '../../lib/listing.server.ts';
 import { pageMeta, settingsFrom } from '../../lib/seo.ts';
 import { Button, ButtonLink } from '../ui/button.tsx';
@@ -23,6 +24,7 @@ import { FilterIcon } from './catalogue-icons.tsx';
 import type { MenuCategory } from './category-tree.ts';
 import { Pagination } from './pagination.tsx';
 import { ProductGrid } from './product-card.tsx';
+import { ResponsiveImage } from '../ui/responsive-image.tsx';
 
 /** The path from a top category down to `id`, from the menu tree the root loader holds. */
 function categoryTrail(tree: MenuCategory[], id: number): MenuCategory[] {
@@ -34,40 +36,45 @@ function categoryTrail(tree: MenuCategory[], id: number): MenuCategory[] {
   return [];
 }
 
-const taka = (n: number) => `৳${n.toLocaleString('en-US')}`;
+/** Digits typed in Bangla (০–৯) read as the Latin ones the query carries. */
+const latinDigits = (text: string) => text.replace(/[০-৯]/g, (d) => String(d.charCodeAt(0) - 0x09e6));
 
 /** The heading of a listing: the category, the search, or the screen's own name. */
 /** meta() of a listing screen (shop, new arrivals, sales): `about` describes the screen. */
 export function listingMeta(data: ListingData | undefined, matches: Parameters<typeof settingsFrom>[0], about: string) {
   if (!data) return [];
-  const title = listingTitle(data);
+  const { t, n } = metaT(matches);
+  const title = listingTitle(data, t);
+  const aboutText = t(about);
   const first = data.result.list
     .slice(0, 3)
     .map((p) => p.title)
     .join(', ');
   return pageMeta({
     settings: settingsFrom(matches),
-    title: data.state.page > 1 ? `${title} – page ${data.state.page}` : title,
-    description: first ? `${title}: ${first} and more. ${about}` : about,
+    lang: localeOfMatches(matches),
+    title: data.state.page > 1 ? t('{title} – page {page}', { title, page: n(data.state.page) }) : title,
+    description: first ? t('{title}: {first} and more. {about}', { title, first, about: aboutText }) : aboutText,
     canonical: data.canonical,
     image: data.result.category?.banner ?? data.result.list[0]?.image?.url,
     noindex: data.noindex,
   });
 }
 
-export function listingTitle(data: Pick<ListingData, 'path' | 'state' | 'result'>): string {
+export function listingTitle(data: Pick<ListingData, 'path' | 'state' | 'result'>, t: Localized['t']): string {
   const { path, state, result } = data;
-  if (path === '/new-arrival') return result.category ? `New in ${result.category.name}` : 'New Arrivals';
-  if (path === '/sales') return result.category ? `${result.category.name} on sale` : 'Sales';
-  if (state.q) return `Results for “${state.q}”`;
+  if (path === '/new-arrival') return result.category ? t('New in {category}', { category: result.category.name }) : t('New Arrivals');
+  if (path === '/sales') return result.category ? t('{category} on sale', { category: result.category.name }) : t('Sales');
+  if (state.q) return t('Results for “{q}”', { q: state.q });
   if (result.category) return result.category.name;
   if (state.categoryName && state.categoryName !== 'all') return state.categoryName;
-  return 'All furniture';
+  return t('All furniture');
 }
 
 /** Shop, new arrivals and sales: banner, heading, facets, sort, products and pages. */
 export function ListingView({ data, intro }: { data: ListingData; intro?: ReactNode }) {
   const productsId = useId();
+  const { t } = useT();
   const { path, state, result, attributes } = data;
   const navigate = useNavigate();
   const root = useRouteLoaderData('root') as { categories?: MenuCategory[] } | undefined;
@@ -79,7 +86,8 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
   const last = Math.min(Math.max(1, Math.ceil(count / SHOP_PAGE_SIZE)), SHOP_MAX_PAGE);
   const trail = result.category ? categoryTrail(root?.categories ?? [], result.category.id) : [];
   const banner = state.categoryBanner || result.category?.banner || null;
-  const title = listingTitle(data);
+  const title = listingTitle(data, t);
+  const screenName = path === '/shop' ? t('Shop') : path === '/sales' ? t('Sales') : t('New Arrivals');
   const filtered = hasShopFilters(state);
 
   const facets = result.facets ? (
@@ -88,21 +96,21 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
 
   return (
     <div className="container-page py-6 md:py-8">
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-ink-muted">
+      <nav aria-label={t('Breadcrumb')} className="mb-4 text-sm text-ink-muted">
         <ol className="flex flex-wrap items-center gap-1.5">
           <li>
             <Link to="/" className="hover:text-brand-700 hover:underline">
-              Home
+              {t('Home')}
             </Link>
           </li>
           <li aria-hidden="true">/</li>
           <li>
             {trail.length || state.q ? (
               <Link to={path} className="hover:text-brand-700 hover:underline">
-                {path === '/shop' ? 'Shop' : path === '/sales' ? 'Sales' : 'New Arrivals'}
+                {screenName}
               </Link>
             ) : (
-              <span aria-current="page">{path === '/shop' ? 'Shop' : path === '/sales' ? 'Sales' : 'New Arrivals'}</span>
+              <span aria-current="page">{screenName}</span>
             )}
           </li>
           {trail.map((c, i) => (
@@ -123,11 +131,12 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
       </nav>
 
       {banner && state.page === 1 && (
-        <img
+        <ResponsiveImage
           src={banner}
           alt=""
           width={1600}
           height={500}
+          sizes="(min-width: 1280px) 1216px, 100vw"
           fetchPriority="high"
           className="mb-6 h-36 w-full rounded-[var(--radius-card)] bg-sand-100 object-cover object-right sm:h-48 lg:h-56"
         />
@@ -138,13 +147,13 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
         <div>
           <h1 className="text-2xl font-bold tracking-tight md:text-3xl">{title}</h1>
           <p className="mt-1 text-ink-muted" aria-live="polite" data-testid="result-count">
-            {result.match === 'model' ? 'Exact model number match' : `${count.toLocaleString('en-US')} ${count === 1 ? 'product' : 'products'}`}
+            {result.match === 'model' ? t('Exact model number match') : t('{count, plural, one {# product} other {# products}}', { count })}
           </p>
         </div>
         <div className="flex w-full items-center gap-2 sm:w-auto">
           {facets && (
             <Button variant="secondary" className="lg:hidden" onClick={() => setFiltersOpen(true)}>
-              <FilterIcon /> Filters
+              <FilterIcon /> {t('Filters')}
             </Button>
           )}
           <SortSelect state={state} onChange={(sort) => go(withShopQuery(state, { sort }))} />
@@ -155,7 +164,7 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
 
       <div className="mt-6 grid gap-8 lg:grid-cols-[15rem_1fr]">
         {facets && (
-          <aside aria-label="Filters" className="hidden lg:block">
+          <aside aria-label={t('Filters')} className="hidden lg:block">
             {facets}
           </aside>
         )}
@@ -163,7 +172,7 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
           {/* The cards' titles are h3s: on a phone the filters' h2s are hidden, so the
               list carries its own h2 and the outline never skips a level. */}
           <h2 id={productsId} className="sr-only">
-            Products
+            {t('Products')}
           </h2>
           {result.list.length ? (
             <>
@@ -172,25 +181,29 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
             </>
           ) : (
             <div role="status" className="rounded-[var(--radius-card)] bg-paper px-6 py-12 text-center shadow-[var(--shadow-card)]">
-              <h2 className="text-xl font-semibold">No products found</h2>
+              <h2 className="text-xl font-semibold">{t('No products found')}</h2>
               <p className="mx-auto mt-2 max-w-md text-ink-muted">
                 {state.page > 1
-                  ? 'This page is past the end of the list.'
+                  ? t('This page is past the end of the list.')
                   : state.q
-                    ? `Nothing matches “${state.q}”${filtered ? ' with these filters' : ''}. Check the spelling, try fewer words, or search for a model number such as AFL-1021.`
+                    ? filtered
+                      ? t('Nothing matches “{q}” with these filters. Check the spelling, try fewer words, or search for a model number such as AFL-1021.', {
+                          q: state.q,
+                        })
+                      : t('Nothing matches “{q}”. Check the spelling, try fewer words, or search for a model number such as AFL-1021.', { q: state.q })
                     : filtered
-                      ? 'Nothing matches all of these filters. Remove one to see more.'
-                      : 'There is nothing here yet. Have a look around the rest of the shop.'}
+                      ? t('Nothing matches all of these filters. Remove one to see more.')
+                      : t('There is nothing here yet. Have a look around the rest of the shop.')}
               </p>
               <div className="mt-6 flex flex-wrap justify-center gap-3">
-                {state.page > 1 && <ButtonLink to={href(withShopQuery(state, { page: 1 }))}>Back to page 1</ButtonLink>}
+                {state.page > 1 && <ButtonLink to={href(withShopQuery(state, { page: 1 }))}>{t('Back to page 1')}</ButtonLink>}
                 {filtered && (
                   <ButtonLink to={href(withShopQuery(state, { attrs: {}, minPrice: null, maxPrice: null }))} variant="secondary">
-                    Clear filters
+                    {t('Clear filters')}
                   </ButtonLink>
                 )}
                 <ButtonLink to="/shop" variant={filtered || state.page > 1 ? 'ghost' : 'primary'}>
-                  Browse all furniture
+                  {t('Browse all furniture')}
                 </ButtonLink>
               </div>
             </div>
@@ -199,7 +212,7 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
       </div>
 
       {facets && (
-        <SheetOnFirstUse open={filtersOpen} onOpenChange={setFiltersOpen} title="Filters">
+        <SheetOnFirstUse open={filtersOpen} onOpenChange={setFiltersOpen} title={t('Filters')}>
           {facets}
         </SheetOnFirstUse>
       )}
@@ -209,11 +222,12 @@ export function ListingView({ data, intro }: { data: ListingData; intro?: ReactN
 
 function SortSelect({ state, onChange }: { state: TShopQuery; onChange(sort: TShopSort): void }) {
   const id = useId();
+  const { t } = useT();
   const sorts = SHOP_SORTS.filter((s) => s !== 'relevance' || state.q);
   return (
     <div className="flex min-w-0 flex-1 items-center gap-2 sm:flex-none">
       <label htmlFor={id} className="sr-only text-sm font-medium text-ink-muted sm:not-sr-only sm:whitespace-nowrap">
-        Sort by
+        {t('Sort by')}
       </label>
       <select
         id={id}
@@ -223,7 +237,7 @@ function SortSelect({ state, onChange }: { state: TShopQuery; onChange(sort: TSh
       >
         {sorts.map((s) => (
           <option key={s} value={s}>
-            {SHOP_SORT_LABELS[s]}
+            {t(SHOP_SORT_LABELS[s])}
           </option>
         ))}
       </select>
@@ -232,6 +246,8 @@ function SortSelect({ state, onChange }: { state: TShopQuery; onChange(sort: TSh
 }
 
 function ActiveFilters({ state, attributes, href }: { state: TShopQuery; attributes: ListingData['attributes']; href(s: TShopQuery): string }) {
+  const { t, n } = useT();
+  const taka = (amount: number) => `৳${n(amount)}`;
   const chips: { label: string; to: string }[] = [];
   for (const [name, values] of Object.entries(state.attrs)) {
     const attr = attributes.find((a) => a.name === name);
@@ -242,20 +258,20 @@ function ActiveFilters({ state, attributes, href }: { state: TShopQuery; attribu
       state.minPrice !== null && state.maxPrice !== null
         ? `${taka(state.minPrice)} – ${taka(state.maxPrice)}`
         : state.minPrice !== null
-          ? `From ${taka(state.minPrice)}`
-          : `Up to ${taka(state.maxPrice!)}`;
+          ? t('From {price}', { price: taka(state.minPrice) })
+          : t('Up to {price}', { price: taka(state.maxPrice!) });
     chips.push({ label, to: href(withShopQuery(state, { minPrice: null, maxPrice: null })) });
   }
   if (!chips.length) return null;
   return (
-    <ul className="mt-4 flex flex-wrap gap-2" aria-label="Active filters">
+    <ul className="mt-4 flex flex-wrap gap-2" aria-label={t('Active filters')}>
       {chips.map((c) => (
         <li key={c.label}>
           <Link
             to={c.to}
             preventScrollReset
             className="inline-flex h-9 items-center gap-1.5 rounded-full border border-sand-300 bg-paper pl-3 pr-2 text-sm hover:border-brand-600"
-            aria-label={`Remove filter ${c.label}`}
+            aria-label={t('Remove filter {filter}', { filter: c.label })}
           >
             {c.label} <CloseIcon width={16} height={16} />
           </Link>
@@ -268,7 +284,7 @@ function ActiveFilters({ state, attributes, href }: { state: TShopQuery; attribu
             preventScrollReset
             className="inline-flex h-9 items-center px-2 text-sm font-medium text-brand-700 hover:underline"
           >
-            Clear all
+            {t('Clear all')}
           </Link>
         </li>
       )}
@@ -293,6 +309,7 @@ function Facets({
   href(next: TShopQuery): string;
   onNavigate(): void;
 }) {
+  const { t, n, digits } = useT();
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
   const minId = useId();
   const maxId = useId();
@@ -300,7 +317,7 @@ function Facets({
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const read = (k: string) => {
-      const v = String(form.get(k) ?? '').trim();
+      const v = latinDigits(String(form.get(k) ?? '').trim());
       return /^\d{1,9}$/.test(v) ? Number(v) : null;
     };
     let min = read('minPrice');
@@ -315,7 +332,7 @@ function Facets({
       {facets.categories.length > 0 && (
         <section aria-labelledby={`${minId}-cat`}>
           <h2 id={`${minId}-cat`} className="mb-2 text-sm font-semibold uppercase tracking-wider text-ink-muted">
-            Category
+            {t('Category')}
           </h2>
           <ul className="space-y-1">
             {facets.categories.map((c) => (
@@ -327,7 +344,7 @@ function Facets({
                   className={`flex justify-between gap-2 rounded px-1 py-1 hover:text-brand-700 ${c.id === state.categoryId ? 'font-semibold text-brand-700' : ''}`}
                 >
                   <span>{c.name}</span>
-                  <span className="text-ink-muted">{c.count}</span>
+                  <span className="text-ink-muted">{n(c.count)}</span>
                 </Link>
               </li>
             ))}
@@ -367,7 +384,7 @@ function Facets({
                         <span aria-hidden="true" className="h-4 w-4 rounded-full ring-1 ring-sand-300" style={{ background: `#${v.value}` }} />
                       )}
                       <span className="flex-1">{v.displayLabel}</span>
-                      <span className="text-sm text-ink-muted">{v.count}</span>
+                      <span className="text-sm text-ink-muted">{n(v.count)}</span>
                     </label>
                   </li>
                 );
@@ -380,7 +397,7 @@ function Facets({
                 onClick={() => setExpanded((e) => ({ ...e, [a.name]: !e[a.name] }))}
                 aria-expanded={!!expanded[a.name]}
               >
-                {expanded[a.name] ? 'Show fewer' : `Show all ${values.length}`}
+                {expanded[a.name] ? t('Show fewer') : t('Show all {count}', { count: n(values.length) })}
               </button>
             )}
           </fieldset>
@@ -388,43 +405,43 @@ function Facets({
       })}
 
       {facets.price && (
-        <form onSubmit={applyPrice} aria-label="Price range">
+        <form onSubmit={applyPrice} aria-label={t('Price range')}>
           <fieldset>
-            <legend className="mb-2 text-sm font-semibold uppercase tracking-wider text-ink-muted">Price (৳)</legend>
+            <legend className="mb-2 text-sm font-semibold uppercase tracking-wider text-ink-muted">{t('Price (৳)')}</legend>
             <div className="flex items-end gap-2">
               <div className="flex-1">
                 <label htmlFor={minId} className="text-xs text-ink-muted">
-                  Min
+                  {t('Min')}
                 </label>
                 <input
                   id={minId}
                   name="minPrice"
                   inputMode="numeric"
-                  pattern="[0-9]*"
-                  defaultValue={state.minPrice ?? ''}
+                  pattern="[0-9০-৯]*"
+                  defaultValue={state.minPrice === null ? '' : digits(String(state.minPrice))}
                   key={`min${state.minPrice}`}
-                  placeholder={String(Math.floor(facets.price.min / 100))}
+                  placeholder={digits(String(Math.floor(facets.price.min / 100)))}
                   className="h-10 w-full rounded-lg border border-sand-300 bg-paper px-2"
                 />
               </div>
               <div className="flex-1">
                 <label htmlFor={maxId} className="text-xs text-ink-muted">
-                  Max
+                  {t('Max')}
                 </label>
                 <input
                   id={maxId}
                   name="maxPrice"
                   inputMode="numeric"
-                  pattern="[0-9]*"
-                  defaultValue={state.maxPrice ?? ''}
+                  pattern="[0-9০-৯]*"
+                  defaultValue={state.maxPrice === null ? '' : digits(String(state.maxPrice))}
                   key={`max${state.maxPrice}`}
-                  placeholder={String(Math.ceil(facets.price.max / 100))}
+                  placeholder={digits(String(Math.ceil(facets.price.max / 100)))}
                   className="h-10 w-full rounded-lg border border-sand-300 bg-paper px-2"
                 />
               </div>
             </div>
             <Button type="submit" variant="secondary" size="sm" className="mt-3 w-full">
-              Apply price
+              {t('Apply price')}
             </Button>
           </fieldset>
         </form>

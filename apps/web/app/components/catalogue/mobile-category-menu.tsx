@@ -1,6 +1,7 @@
 import * as Accordion from '@radix-ui/react-accordion';
 import { categoryPath } from '@storefront/shared';
 import { Link } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { ChevronDownIcon } from '../ui/icons.tsx';
 import { useCatalogueCaches } from './category-menu.tsx';
 import type { MenuCategory } from './category-tree.ts';
@@ -10,11 +11,12 @@ import type { MenuCategory } from './category-tree.ts';
 /** The category tree inside the mobile menu (the hamburger's sheet): one section per top category. */
 export function MobileCategoryMenu({ categories: given, onNavigate }: { categories: MenuCategory[]; onNavigate(): void }) {
   const categories = useCatalogueCaches(given);
+  const { t } = useT();
   if (!categories.length) return null;
   const item = 'block rounded-md px-3 py-2.5 hover:bg-sand-100';
   return (
-    <nav aria-label="Categories" className="mb-4 border-b border-sand-200 pb-4">
-      <p className="px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-ink-muted">Categories</p>
+    <nav aria-label={t('Categories')} className="mb-4 border-b border-sand-200 pb-4">
+      <p className="px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-ink-muted">{t('Categories')}</p>
       <Accordion.Root type="single" collapsible>
         {categories.map((top) => (
           <Accordion.Item key={top.id} value={String(top.id)}>
@@ -28,7 +30,7 @@ export function MobileCategoryMenu({ categories: given, onNavigate }: { categori
               <ul className="pb-2 pl-3">
                 <li>
                   <Link to={categoryPath(top)} onClick={onNavigate} className={`${item} font-medium text-brand-700`}>
-                    All {top.name}
+                    {t('All {category}', { category: top.name })}
                   </Link>
                 </li>
                 {top.children.map((child) => (
@@ -47,7 +49,7 @@ export function MobileCategoryMenu({ categories: given, onNavigate }: { categori
                         ))}
                         <li>
                           <Link to={categoryPath(child)} onClick={onNavigate} className={`${item} text-brand-700`}>
-                            All {child.name}
+                            {t('All {category}', { category: child.name })}
                           </Link>
                         </li>
                       </ul>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { ChevronLeftIcon, ChevronRightIcon } from './catalogue-icons.tsx';
 
 /** The page numbers to show: the first, the last, and two either side of the current one. */
@@ -13,14 +14,15 @@ export function pageWindow(current: number, last: number): (number | 'gap')[] {
 
 /** Numbered pages as links (crawlable, and they work without JavaScript). */
 export function Pagination({ page, last, hrefFor }: { page: number; last: number; hrefFor(page: number): string }) {
+  const { t, n } = useT();
   if (last <= 1) return null;
   const cell = 'inline-flex h-11 min-w-11 items-center justify-center rounded-lg px-3 text-[0.95rem] font-medium';
   return (
-    <nav aria-label="Pages" className="mt-10 flex justify-center">
+    <nav aria-label={t('Pages')} className="mt-10 flex justify-center">
       <ul className="flex flex-wrap items-center gap-1">
         <li>
           {page > 1 ? (
-            <Link to={hrefFor(page - 1)} rel="prev" className={`${cell} hover:bg-sand-100`} aria-label="Previous page">
+            <Link to={hrefFor(page - 1)} rel="prev" className={`${cell} hover:bg-sand-100`} aria-label={t('Previous page')}>
               <ChevronLeftIcon />
             </Link>
           ) : (
@@ -39,17 +41,17 @@ export function Pagination({ page, last, hrefFor }: { page: number; last: number
               <Link
                 to={hrefFor(p)}
                 aria-current={p === page ? 'page' : undefined}
-                aria-label={`Page ${p}`}
+                aria-label={t('Page {page}', { page: n(p) })}
                 className={`${cell} ${p === page ? 'bg-brand-700 text-white' : 'hover:bg-sand-100'}`}
               >
-                {p}
+                {n(p)}
               </Link>
             </li>
           ),
         )}
         <li>
           {page < last ? (
-            <Link to={hrefFor(page + 1)} rel="next" className={`${cell} hover:bg-sand-100`} aria-label="Next page">
+            <Link to={hrefFor(page + 1)} rel="next" className={`${cell} hover:bg-sand-100`} aria-label={t('Next page')}>
               <ChevronRightIcon />
             </Link>
           ) : (

@@ -1,4 +1,5 @@
 import { useMoney, useSkuPrice } from '../../lib/currency.tsx';
+import { useT } from '../../lib/i18n.tsx';
 
 /**
  * A sku's price as the shop charges it: the shared pricing rule (its own sale price or a
@@ -18,6 +19,7 @@ export function Price({
   size?: 'md' | 'lg';
 }) {
   const money = useMoney();
+  const { t, n } = useT();
   const p = useSkuPrice({ productId, categoryIds, skuCode: sku.code, salesPrice: sku.salesPrice, discountedSalesPrice: sku.discountedSalesPrice });
   const big = size === 'lg';
   return (
@@ -28,11 +30,11 @@ export function Price({
       {p.saving > 0 && (
         <>
           <s className={`text-ink-muted ${big ? 'text-base' : 'text-sm'}`} data-testid="price-was">
-            <span className="sr-only">Was </span>
+            <span className="sr-only">{t('Was')} </span>
             {money.format(p.salesPrice)}
           </s>
           <span className="rounded bg-accent-600 px-1.5 py-0.5 text-xs font-semibold text-white" data-testid="price-saving">
-            −{p.percentOff > 0 ? `${p.percentOff}%` : money.format(p.saving)}
+            −{p.percentOff > 0 ? `${n(p.percentOff)}%` : money.format(p.saving)}
           </span>
         </>
       )}

@@ -2,8 +2,10 @@ import { productPath, type TProductCard } from '@storefront/shared';
 import { type ReactNode, Suspense, useId } from 'react';
 import { Await, Link } from 'react-router';
 import { WishlistToggle } from '../account/wishlist-toggle.tsx';
+import { useT } from '../../lib/i18n.tsx';
 import { AddToCartButton } from '../cart/add-to-cart.tsx';
 import { ButtonLink } from '../ui/button.tsx';
+import { ResponsiveImage } from '../ui/responsive-image.tsx';
 import { Price } from './price.tsx';
 
 /** One product in a listing: picture, name, model number, colours, price, wishlist heart and Add (or Choose options). */
@@ -11,6 +13,7 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
   const href = productPath(product.slug);
   const colors = product.colors.slice(0, 5);
   const titleId = useId();
+  const { t, n } = useT();
   return (
     <article
       className="group relative flex h-full flex-col overflow-hidden rounded-[var(--radius-card)] bg-paper shadow-[var(--shadow-card)]"
@@ -18,11 +21,12 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
     >
       <Link to={href} className="block bg-sand-100" tabIndex={-1} aria-hidden="true">
         {product.image ? (
-          <img
+          <ResponsiveImage
             src={product.image.url}
             alt=""
             width={800}
             height={600}
+            sizes="(min-width: 1280px) 300px, (min-width: 768px) 33vw, 50vw"
             loading={eager ? 'eager' : 'lazy'}
             decoding="async"
             className="aspect-[4/3] w-full object-cover transition-transform duration-300 group-hover:scale-[1.02]"
@@ -32,8 +36,8 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
         )}
       </Link>
       <div className="pointer-events-none absolute left-2 top-2 flex gap-1">
-        {product.isNewArrival && <span className="rounded bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white">New</span>}
-        {product.kind === 'bundle' && <span className="rounded bg-ink px-2 py-0.5 text-xs font-semibold text-white">Set</span>}
+        {product.isNewArrival && <span className="rounded bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white">{t('New')}</span>}
+        {product.kind === 'bundle' && <span className="rounded bg-ink px-2 py-0.5 text-xs font-semibold text-white">{t('Set')}</span>}
       </div>
       <div className="absolute right-2 top-2">
         <WishlistToggle itemId={product.id} skuCode={product.sku.code} title={product.title} />
@@ -47,7 +51,7 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
         </h3>
         {colors.length > 1 && (
           <p className="flex items-center gap-1.5">
-            <span className="sr-only">Available in {product.colors.map((c) => c.label).join(', ')}</span>
+            <span className="sr-only">{t('Available in {colors}', { colors: product.colors.map((c) => c.label).join(', ') })}</span>
             {colors.map((c) => (
               <span
                 key={c.value}
@@ -59,13 +63,13 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
             ))}
             {product.colors.length > colors.length && (
               <span className="text-xs text-ink-muted" aria-hidden="true">
-                +{product.colors.length - colors.length}
+                +{n(product.colors.length - colors.length)}
               </span>
             )}
           </p>
         )}
         <div className="mt-auto pt-2">
-          {product.skuCount > 1 && <p className="text-xs text-ink-muted">From</p>}
+          {product.skuCount > 1 && <p className="text-xs text-ink-muted">{t('From')}</p>}
           <Price productId={product.id} categoryIds={product.categoryIds} sku={product.sku} />
         </div>
         <div className="pt-2">
@@ -74,7 +78,7 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
             // leads to the product page's choice instead of adding the cheapest one unseen.
             // Described by the title rather than named with it: the card's title link keeps the only name that is the title.
             <ButtonLink to={href} variant="secondary" size="sm" aria-describedby={titleId} data-testid="choose-options">
-              Choose options
+              {t('Choose options')}
             </ButtonLink>
           ) : (
             <AddToCartButton

@@ -1,6 +1,7 @@
 import { isModelCode, normalizeSearchTerm } from '@storefront/shared';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { IconButton } from '../ui/button.tsx';
 import { SearchIcon } from '../ui/icons.tsx';
 
@@ -21,6 +22,7 @@ export function SearchBar() {
   const [term, setTerm] = useState('');
   const input = useRef<HTMLInputElement>(null);
   const navigate = useNavigate();
+  const { t } = useT();
 
   return (
     <form
@@ -38,7 +40,7 @@ export function SearchBar() {
       }}
     >
       <label htmlFor="site-search" className="sr-only">
-        Search products or model numbers
+        {t('Search products or model numbers')}
       </label>
       <input
         ref={input}
@@ -47,12 +49,12 @@ export function SearchBar() {
         type="search"
         value={term}
         onChange={(e) => setTerm(e.target.value)}
-        placeholder="Search sofas, beds, AFL-1021…"
+        placeholder={t('Search sofas, beds, AFL-1021…')}
         autoComplete="off"
         className={`h-10 rounded-full border border-sand-300 bg-paper px-4 text-[0.95rem] placeholder:text-ink-muted focus:border-brand-600 min-[1400px]:block min-[1400px]:w-60 ${open ? 'block w-40 sm:w-56' : 'hidden'}`}
       />
       <input type="hidden" name="categoryName" value="all" />
-      <IconButton label="Search" type="submit">
+      <IconButton label={t('Search')} type="submit">
         <SearchIcon />
       </IconButton>
     </form>

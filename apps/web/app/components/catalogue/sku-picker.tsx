@@ -1,4 +1,5 @@
 import { isCombinationAvailable, type TCmsItem, type TSkuOption } from '@storefront/shared';
+import { useT } from '../../lib/i18n.tsx';
 
 /**
  * The sku choice by attribute (spec §3: Size, Color): one radio group per attribute. A
@@ -18,6 +19,7 @@ export function SkuPicker({
   onChoose(name: string, value: string): void;
   helpTexts: TCmsItem[];
 }) {
+  const { t } = useT();
   return (
     <div className="space-y-5">
       {options.map((o) => {
@@ -27,7 +29,7 @@ export function SkuPicker({
         return (
           <fieldset key={o.name}>
             <legend className="mb-2 text-sm font-semibold">
-              {o.displayLabel}: <span className="font-normal text-ink-muted">{current?.displayLabel ?? 'choose one'}</span>
+              {o.displayLabel}: <span className="font-normal text-ink-muted">{current?.displayLabel ?? t('choose one')}</span>
             </legend>
             <div className="flex flex-wrap gap-2" role="presentation">
               {o.values.map((v) => {
@@ -58,7 +60,7 @@ export function SkuPicker({
                     </label>
                     {!available && (
                       <span id={`na-${o.name}-${v.value}`} className="sr-only">
-                        not available with the other choices
+                        {t('not available with the other choices')}
                       </span>
                     )}
                   </span>

@@ -1,6 +1,7 @@
 import { CONTACT_FIELDS, CONTACT_LIMITS, CONTACT_TEXTS, type ContactField, type ContactForm as TContactForm, validateContactForm } from '@storefront/shared';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { apiFetch } from '../../lib/api-client.ts';
+import { useT } from '../../lib/i18n.tsx';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
 
@@ -27,6 +28,8 @@ export function ContactForm({ onSent, showTitle = true }: { onSent?(): void; sho
   const [sending, setSending] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const refs = useRef<Partial<Record<ContactField, HTMLInputElement | HTMLTextAreaElement | null>>>({});
+  // The texts and messages (CONTACT_TEXTS, the API's field messages) are English ids.
+  const { t } = useT();
 
   function update(field: ContactField, value: string) {
     const next = { ...values, [field]: value };
@@ -58,7 +61,7 @@ export function ContactForm({ onSent, showTitle = true }: { onSent?(): void; sho
       setValues(EMPTY);
       setErrors({});
       setSubmitted(false);
-      toast.success(CONTACT_TEXTS.sent);
+      toast.success(t(CONTACT_TEXTS.sent));
       onSent?.();
       return;
     }
@@ -71,15 +74,15 @@ export function ContactForm({ onSent, showTitle = true }: { onSent?(): void; sho
     }
     // decisions.md: a failed send is shown, not only logged; nothing typed is lost.
     const message = res.status === 429 ? CONTACT_TEXTS.rateLimited : CONTACT_TEXTS.failed;
-    setFormError(message);
-    toast.error(message);
+    setFormError(t(message));
+    toast.error(t(message));
   }
 
   return (
     <form noValidate onSubmit={submit} aria-labelledby={showTitle ? `${id}-title` : undefined} className="space-y-4" data-testid="contact-form">
       {showTitle && (
         <h2 id={`${id}-title`} className="text-xl font-semibold tracking-tight">
-          {CONTACT_TEXTS.title}
+          {t(CONTACT_TEXTS.title)}
         </h2>
       )}
       <div className="grid gap-4 md:grid-cols-2">
@@ -99,7 +102,7 @@ export function ContactForm({ onSent, showTitle = true }: { onSent?(): void; sho
           return (
             <div key={field} className={field === 'client_message' || field === 'client_subject' ? 'md:col-span-2' : ''}>
               <label htmlFor={inputId} className="mb-1.5 block text-sm font-medium">
-                {CONTACT_TEXTS.labels[field]}
+                {t(CONTACT_TEXTS.labels[field])}
               </label>
               {field === 'client_message' ? (
                 <textarea
@@ -124,7 +127,7 @@ export function ContactForm({ onSent, showTitle = true }: { onSent?(): void; sho
               )}
               {errors[field] && (
                 <p id={errorId} className="mt-1.5 text-sm font-medium text-danger-600">
-                  {errors[field]}
+                  {t(errors[field])}
                 </p>
               )}
             </div>
@@ -137,7 +140,7 @@ export function ContactForm({ onSent, showTitle = true }: { onSent?(): void; sho
         </p>
       )}
       <Button type="submit" size="lg" disabled={sending} aria-busy={sending || undefined} className="w-full md:w-auto">
-        {sending ? 'Sending…' : CONTACT_TEXTS.submit}
+        {sending ? t('Sending…') : t(CONTACT_TEXTS.submit)}
       </Button>
     </form>
   );

@@ -1,9 +1,11 @@
 import { type TUploadedFile, type TUploadType, UPLOAD, UPLOAD_ACCEPT } from '@storefront/shared';
 import { type ChangeEvent, useId, useRef } from 'react';
+import { useT } from '../../lib/i18n.tsx';
 import { useUpload } from '../../lib/use-upload.ts';
 import { Button } from '../ui/button.tsx';
 import { UploadProgress, formatBytes } from '../ui/progress.tsx';
 
+/** The accepted kinds as the hint names them (English ids, translated where shown). */
 const KINDS: Record<TUploadType, string> = {
   image: 'PNG, JPEG, GIF or WebP',
   document: 'PNG, JPEG, GIF, WebP or PDF',
@@ -19,7 +21,7 @@ export function FileUploadField({
   type,
   onUploaded,
   maxBytes = UPLOAD.maxBytes,
-  buttonText = 'Choose a file',
+  buttonText,
   disabled = false,
   accept,
 }: {
@@ -33,8 +35,10 @@ export function FileUploadField({
   accept?: { types: readonly string[]; names: string };
 }) {
   const id = useId();
+  const { t, digits } = useT();
   const types = accept?.types ?? UPLOAD_ACCEPT[type];
-  const names = accept?.names ?? KINDS[type];
+  const names = t(accept?.names ?? KINDS[type]);
+  const size = digits(formatBytes(maxBytes));
   const input = useRef<HTMLInputElement>(null);
   const last = useRef<File | null>(null);
   const { state, start, cancel, refuse } = useUpload();
@@ -43,8 +47,8 @@ export function FileUploadField({
   async function send(file: File) {
     last.current = file;
     // Quick answers for the obvious cases; the server decides from the bytes either way.
-    if (file.size > maxBytes) return refuse(file.name, `Please choose a file of at most ${formatBytes(maxBytes)}.`);
-    if (file.type && !types.includes(file.type)) return refuse(file.name, `Please choose a ${names} file.`);
+    if (file.size > maxBytes) return refuse(file.name, t('Please choose a file of at most {size}.', { size }));
+    if (file.type && !types.includes(file.type)) return refuse(file.name, t('Please choose a {kinds} file.', { kinds: names }));
     const stored = await start(file, type);
     if (stored) await onUploaded(stored);
   }
@@ -55,7 +59,7 @@ export function FileUploadField({
     if (file) void send(file);
   }
 
-  const hint = `${names}, up to ${formatBytes(maxBytes)}.`;
+  const hint = t('{kinds}, up to {size}.', { kinds: names, size });
   return (
     <div>
       <p id={`${id}-label`} className="text-sm font-semibold text-ink">
@@ -77,13 +81,13 @@ export function FileUploadField({
       />
       {!running && (
         <Button variant="secondary" className="mt-3" disabled={disabled} aria-describedby={`${id}-hint`} onClick={() => input.current?.click()}>
-          {state.phase === 'done' ? 'Choose another file' : buttonText}
+          {state.phase === 'done' ? t('Choose another file') : (buttonText ?? t('Choose a file'))}
         </Button>
       )}
       <div className="mt-3 max-w-md" aria-live="polite">
         <UploadProgress
           state={state}
-          label={`Uploading ${label.toLowerCase()}`}
+          label={t('Uploading {file}', { file: label.toLowerCase() })}
           onCancel={cancel}
           onRetry={last.current ? () => void send(last.current!) : undefined}
         />

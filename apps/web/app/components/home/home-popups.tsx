@@ -2,6 +2,7 @@ import { contentSearchBody, isHomePath, type PopupContent, popupDismissKey, popu
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
+import { currentMemory, isClosed, POPUP_MEMORY_KEY, type PopupMemory, withClosed, withSubscribed } from './popup-memory.ts';
 
 export type Item = PopupContent & { body?: string };
 
@@ -11,22 +12,56 @@ const CampaignPopup = lazy(() => loadPopups().then((m) => ({ default: m.Campaign
 const OfferPopup = lazy(() => loadPopups().then((m) => ({ default: m.OfferPopup })));
 type Kind = 'campaign' | 'offer';
 
-function wasDismissed(item: Item | null): boolean {
-  if (!item) return false;
+type Stored = { memory: PopupMemory; now: number };
+
+/** The pop-ups' memory (popup-memory.ts), read at a page view; null where storage is off. */
+function load(): Stored | null {
+  const now = Date.now();
+  let raw: string | null;
   try {
-    return sessionStorage.getItem(popupDismissKey(item)) === '1';
+    raw = localStorage.getItem(POPUP_MEMORY_KEY);
+  } catch {
+    return null;
+  }
+  let stored: unknown = null;
+  try {
+    stored = JSON.parse(raw ?? 'null');
+  } catch {
+    // Unreadable: start afresh (currentMemory treats it as a first visit).
+  }
+  return { memory: currentMemory(stored, now), now };
+}
+
+function save(memory: PopupMemory) {
+  try {
+    localStorage.setItem(POPUP_MEMORY_KEY, JSON.stringify(memory));
+  } catch {
+    // Storage may be off (private mode): the pop-up then closes for this page view only.
+  }
+}
+
+function wasDismissed(item: Item | null, kind: Kind): boolean {
+  if (!item) return false;
+  const key = popupDismissKey(item);
+  const stored = load();
+  if (stored && isClosed(stored.memory, key, kind, stored.now)) return true;
+  // Closed in this tab before pop-ups were remembered across tabs (and how the e2e
+  // fixture skips them in one tab only).
+  try {
+    return sessionStorage.getItem(key) === '1';
   } catch {
     return false;
   }
 }
 
-function rememberDismissed(item: Item | null) {
-  if (!item) return;
-  try {
-    sessionStorage.setItem(popupDismissKey(item), '1');
-  } catch {
-    // Storage may be off (private mode): the pop-up then closes for this page view only.
-  }
+function rememberDismissed(item: Item | null, kind: Kind) {
+  const stored = item && load();
+  if (stored) save(withClosed(stored.memory, popupDismissKey(item), kind, stored.now));
+}
+
+function rememberSubscribed() {
+  const stored = load();
+  if (stored) save(withSubscribed(stored.memory, stored.now));
 }
 
 /** spec §7, content search: the first item of the wanted type, or null (errors are ignored, §8). */
@@ -39,13 +74,21 @@ async function firstOfType(type: 'campaign' | 'subscription-offer'): Promise<Ite
  * The home page's pop-ups (spec §2, §4): the campaign image, and the first-order
  * subscription offer for guests. Rendered by the root layout on every page; the rules of
  * packages/shared decide what shows (home path only, live items, guests, never both).
- * A pop-up the visitor closes stays closed for the visit (session storage).
+ * A pop-up the visitor closes stays closed for the visit, in every tab; the offer rests for
+ * 30 days once subscribed to or closed in two visits (popup-memory.ts).
  */
 export function HomePopups({ signedIn }: { signedIn: boolean }) {
   const { pathname } = useLocation();
   const home = isHomePath(pathname);
   const [content, setContent] = useState<{ campaign: Item | null; offer: Item | null } | null>(null);
   const [dismissed, setDismissed] = useState({ campaign: false, offer: false });
+
+  // Every page view keeps the visit going (a visit ends after 30 idle minutes).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the trigger is the page view.
+  useEffect(() => {
+    const stored = load();
+    if (stored) save(stored.memory);
+  }, [pathname]);
 
   useEffect(() => {
     // Fetched once, the first time the visitor is on home.
@@ -61,7 +104,7 @@ export function HomePopups({ signedIn }: { signedIn: boolean }) {
         ));
       if (!live) return;
       if (!shown) return setContent({ campaign: null, offer: null });
-      setDismissed({ campaign: wasDismissed(campaign), offer: wasDismissed(offer) });
+      setDismissed({ campaign: wasDismissed(campaign, 'campaign'), offer: wasDismissed(offer, 'offer') });
       setContent({ campaign, offer });
     });
     return () => {
@@ -72,16 +115,14 @@ export function HomePopups({ signedIn }: { signedIn: boolean }) {
   if (!content) return null;
   const visible = popupVisibility({ pathname, signedIn, campaign: content.campaign, offer: content.offer, dismissed });
   const dismiss = (kind: Kind) => {
-    rememberDismissed(content[kind]);
+    rememberDismissed(content[kind], kind);
     setDismissed((d) => ({ ...d, [kind]: true }));
   };
 
   return (
     <Suspense fallback={null}>
       {content.campaign && <CampaignPopup item={content.campaign} open={visible.campaign} onClose={() => dismiss('campaign')} />}
-      {content.offer && (
-        <OfferPopup item={content.offer} open={visible.offer} onClose={() => dismiss('offer')} onSubscribed={() => rememberDismissed(content.offer)} />
-      )}
+      {content.offer && <OfferPopup item={content.offer} open={visible.offer} onClose={() => dismiss('offer')} onSubscribed={rememberSubscribed} />}
     </Suspense>
   );
 }

@@ -2,6 +2,7 @@ import { POPUP_TEXTS, SUBSCRIPTION_TYPE_FIRST_TIME, subscriptionToast, validateS
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
+import { useT } from '../../lib/i18n.tsx';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
 import { Modal, ModalDescription, ModalTitle } from '../ui/modal.tsx';
@@ -10,6 +11,7 @@ import type { Item } from './home-popups.tsx';
 // The home page's pop-ups (spec §2, §4), loaded by HomePopups only when one is to show.
 
 export function CampaignPopup({ item, open, onClose }: { item: Item; open: boolean; onClose(): void }) {
+  const { t } = useT();
   const image = String(item.fields.image);
   const link = typeof item.fields.link === 'string' && /^\/(?!\/)/.test(item.fields.link) ? item.fields.link : null;
   // spec §9: the image is at most 80 % of the viewport high below 991 px, 50 % from 991 px.
@@ -36,7 +38,7 @@ export function CampaignPopup({ item, open, onClose }: { item: Item; open: boole
             onClick={onClose}
             className="inline-flex h-11 shrink-0 items-center justify-center rounded-lg bg-brand-700 px-5 font-semibold text-white hover:bg-brand-800"
           >
-            See the offer
+            {t('See the offer')}
           </Link>
         )}
       </div>
@@ -51,6 +53,7 @@ export function OfferPopup({ item, open, onClose, onSubscribed }: { item: Item; 
   const [sending, setSending] = useState(false);
   const [subscribed, setSubscribed] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const { t } = useT();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -69,7 +72,7 @@ export function OfferPopup({ item, open, onClose, onSubscribed }: { item: Item; 
     setSending(false);
     // spec §8: 201 success and the field cleared; 409 already subscribed; anything else failed.
     const outcome = subscriptionToast(res.status);
-    toast[outcome.type](outcome.message);
+    toast[outcome.type](t(outcome.message));
     if (res.status === 201) {
       setEmail('');
       setSubscribed(true);
@@ -90,13 +93,13 @@ export function OfferPopup({ item, open, onClose, onSubscribed }: { item: Item; 
         <div className="flex flex-col justify-center gap-4 p-5 md:p-8">
           <div>
             <p className="text-sm font-semibold uppercase tracking-wider text-accent-600">{item.title}</p>
-            <ModalTitle className="mt-1 text-3xl font-bold tracking-tight">{POPUP_TEXTS.offerHeading}</ModalTitle>
-            <ModalDescription className="mt-2 text-ink-muted">{POPUP_TEXTS.offerLine}</ModalDescription>
+            <ModalTitle className="mt-1 text-3xl font-bold tracking-tight">{t(POPUP_TEXTS.offerHeading)}</ModalTitle>
+            <ModalDescription className="mt-2 text-ink-muted">{t(POPUP_TEXTS.offerLine)}</ModalDescription>
           </div>
           <form noValidate onSubmit={submit} className="space-y-3">
             <div>
               <label htmlFor={`${id}-email`} className="mb-1.5 block text-sm font-medium">
-                Your email
+                {t('Your email')}
               </label>
               <input
                 ref={input}
@@ -117,16 +120,16 @@ export function OfferPopup({ item, open, onClose, onSubscribed }: { item: Item; 
               />
               {error && (
                 <p id={`${id}-error`} className="mt-1.5 text-sm font-medium text-danger-600">
-                  {error}
+                  {t(error)}
                 </p>
               )}
             </div>
             <Button type="submit" size="lg" className="w-full" disabled={sending} aria-busy={sending || undefined}>
-              {sending ? 'Subscribing…' : 'Subscribe'}
+              {sending ? t('Subscribing…') : t('Subscribe')}
             </Button>
             {subscribed && (
               <p role="status" className="text-sm font-medium text-success-600">
-                You are on the list. Look out for your offer in your inbox.
+                {t('You are on the list. Look out for your offer in your inbox.')}
               </p>
             )}
           </form>

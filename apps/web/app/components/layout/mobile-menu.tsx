@@ -1,4 +1,5 @@
 import { Link, useRouteLoaderData } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 import { useSessionUser } from '../../lib/session-store.ts';
 import type { ShellUser } from '../account/shell-user.ts';
 import type { MenuCategory } from '../catalogue/category-tree.ts';
@@ -18,29 +19,30 @@ export function MobileMenu({ open, onOpenChange, categories }: { open: boolean; 
   const close = () => onOpenChange(false);
   const root = useRouteLoaderData('root') as { user?: ShellUser | null } | undefined;
   const user = useSessionUser(root?.user ?? null);
+  const { t } = useT();
   return (
-    <Sheet open={open} onOpenChange={onOpenChange} title="Menu">
+    <Sheet open={open} onOpenChange={onOpenChange} title={t('Menu')}>
       <MobileCategoryMenu categories={categories} onNavigate={close} />
-      <nav aria-label="Mobile">
+      <nav aria-label={t('Mobile')}>
         <ul className="flex flex-col">
           {[{ to: '/', label: 'Home' }, ...MAIN_LINKS, { to: '/about', label: 'About Us' }, { to: '/contact', label: 'Contact' }].map((l) => (
             <li key={l.to}>
               <Link to={l.to} onClick={close} className={linkClass}>
-                {l.label}
+                {t(l.label)}
               </Link>
             </li>
           ))}
         </ul>
         {user && (
-          <ul className="mt-2 flex flex-col border-t border-sand-200 pt-2" aria-label="My account">
+          <ul className="mt-2 flex flex-col border-t border-sand-200 pt-2" aria-label={t('My account')}>
             <li>
               <Link to="/profile" onClick={close} className={linkClass}>
-                My Account
+                {t('My Account')}
               </Link>
             </li>
             <li>
               <Link to="/orders" onClick={close} className={linkClass}>
-                My Orders
+                {t('My Orders')}
               </Link>
             </li>
           </ul>

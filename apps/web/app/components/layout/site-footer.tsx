@@ -1,5 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { Trans, useT } from '../../lib/i18n.tsx';
 import { SupportEmailLink } from '../contact/support-email-link.tsx';
 import { brandName, list, SOCIAL, type SiteSettings, type Social } from '../../lib/site.ts';
 import { ChevronDownIcon, FacebookIcon, InstagramIcon, LinkedinIcon, MailIcon, PhoneIcon, YoutubeIcon } from '../ui/icons.tsx';
@@ -7,7 +8,7 @@ import { Logo, logoImage } from './logo.tsx';
 
 type FooterLink = { label: string; to: string };
 
-// spec §2, footer links; "Delivery and Shipping Information" opens a real page (decisions.md).
+// spec §2, footer links (titles and labels are message ids, shown through t()); "Delivery and Shipping Information" opens a real page (decisions.md).
 const COLUMNS: { title: string; links: FooterLink[] }[] = [
   {
     title: 'About Us',
@@ -46,12 +47,13 @@ const SOCIAL_ICONS: Record<Social, { icon: ReactNode; label: string }> = {
 };
 
 function LinkList({ links }: { links: FooterLink[] }) {
+  const { t } = useT();
   return (
     <ul className="space-y-2.5">
       {links.map((l) => (
         <li key={l.label}>
           <Link to={l.to} className="text-sand-200 hover:text-white hover:underline">
-            {l.label}
+            {t(l.label)}
           </Link>
         </li>
       ))}
@@ -63,6 +65,7 @@ function FollowUs({ settings }: { settings: SiteSettings }) {
   const hotline = settings['contact.hotline'];
   const intl = settings['contact.hotlineInternational'];
   const email = settings['contact.supportEmail'];
+  const { t, digits } = useT();
   return (
     <div className="space-y-4">
       <ul className="flex gap-2">
@@ -72,7 +75,7 @@ function FollowUs({ settings }: { settings: SiteSettings }) {
               href={settings[`social.${s}`]}
               rel="noopener noreferrer"
               target="_blank"
-              aria-label={SOCIAL_ICONS[s].label}
+              aria-label={t(SOCIAL_ICONS[s].label)}
               className="inline-flex h-10 w-10 items-center justify-center rounded-full bg-white/10 text-white hover:bg-white/20"
             >
               {SOCIAL_ICONS[s].icon}
@@ -83,18 +86,38 @@ function FollowUs({ settings }: { settings: SiteSettings }) {
       <ul className="space-y-2 text-sand-200">
         {hotline && (
           <li className="flex items-center gap-2">
-            <PhoneIcon width={18} height={18} /> Hotline{' '}
-            <a className="font-semibold text-white hover:underline" href={`tel:${hotline}`}>
-              {hotline}
-            </a>
+            <PhoneIcon width={18} height={18} />
+            <span>
+              <Trans
+                id="Hotline <0>{hotline}</0>"
+                values={{ hotline: digits(hotline) }}
+                components={{
+                  0: (
+                    <a className="font-semibold text-white hover:underline" href={`tel:${hotline}`}>
+                      {hotline}
+                    </a>
+                  ),
+                }}
+              />
+            </span>
           </li>
         )}
         {intl && (
           <li className="flex items-center gap-2">
-            <PhoneIcon width={18} height={18} /> International{' '}
-            <a className="font-semibold text-white hover:underline" href={`tel:${intl.replace(/\s+/g, '')}`}>
-              {intl}
-            </a>
+            <PhoneIcon width={18} height={18} />
+            <span>
+              <Trans
+                id="International <0>{phone}</0>"
+                values={{ phone: digits(intl) }}
+                components={{
+                  0: (
+                    <a className="font-semibold text-white hover:underline" href={`tel:${intl.replace(/\s+/g, '')}`}>
+                      {intl}
+                    </a>
+                  ),
+                }}
+              />
+            </span>
           </li>
         )}
         {email && (
@@ -112,11 +135,12 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
   const brand = brandName(settings);
   const year = new Date().getFullYear();
   const registrations = [settings['company.tin'], settings['company.bin'], settings['company.tradeLicence']].filter(Boolean);
+  const { t, digits } = useT();
   return (
     // biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-labelledby is global in WAI-ARIA; it names the contentinfo landmark.
     <footer className="mt-16 bg-brand-800 text-sm text-white" aria-labelledby="footer-heading">
       <h2 id="footer-heading" className="sr-only">
-        Footer
+        {t('Footer')}
       </h2>
       <div className="container-page py-10 md:py-12">
         <div className="mb-8 flex items-center gap-2">
@@ -126,13 +150,13 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
         {/* Desktop: four columns */}
         <div className="hidden gap-8 lg:grid lg:grid-cols-4">
           {COLUMNS.map((c) => (
-            <section key={c.title} aria-label={c.title}>
-              <h3 className="mb-4 text-base font-semibold">{c.title}</h3>
+            <section key={c.title} aria-label={t(c.title)}>
+              <h3 className="mb-4 text-base font-semibold">{t(c.title)}</h3>
               <LinkList links={c.links} />
             </section>
           ))}
-          <section aria-label="Follow Us">
-            <h3 className="mb-4 text-base font-semibold">Follow Us</h3>
+          <section aria-label={t('Follow Us')}>
+            <h3 className="mb-4 text-base font-semibold">{t('Follow Us')}</h3>
             <FollowUs settings={settings} />
           </section>
         </div>
@@ -140,8 +164,8 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
         {/* Mobile: the same groups as an accordion */}
         <div className="divide-y divide-white/15 border-y border-white/15 lg:hidden">
           {[
-            ...COLUMNS.map((c) => ({ title: c.title, body: <LinkList links={c.links} /> })),
-            { title: 'Follow Us', body: <FollowUs settings={settings} /> },
+            ...COLUMNS.map((c) => ({ title: t(c.title), body: <LinkList links={c.links} /> })),
+            { title: t('Follow Us'), body: <FollowUs settings={settings} /> },
           ].map((g) => (
             <FooterGroup key={g.title} title={g.title}>
               {g.body}
@@ -151,8 +175,9 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
 
         <div className="mt-10 flex flex-col gap-6 border-t border-white/15 pt-8 lg:flex-row lg:items-center lg:justify-between">
           <div>
-            <p className="mb-2 text-sand-200">We accept</p>
-            <ul className="flex flex-wrap gap-2">
+            <p className="mb-2 text-sand-200">{t('We accept')}</p>
+            {/* The payment brands' own names (bKash, Visa…), in every language. */}
+            <ul className="flex flex-wrap gap-2" translate="no">
               {list(settings['payment.logos']).map((name) => (
                 <li key={name}>
                   <img src={`/media/badges/${name}.svg`} alt={name} width={80} height={40} loading="lazy" className="h-8 w-16 rounded bg-white" />
@@ -163,7 +188,7 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
           {settings['payment.sslLogo'] && (
             <img
               src={`/media/badges/${settings['payment.sslLogo']}.svg`}
-              alt="Secure payment by SSLCOMMERZ"
+              alt={t('Secure payment by SSLCOMMERZ')}
               width={220}
               height={40}
               loading="lazy"
@@ -173,9 +198,18 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
         </div>
         <div className="mt-8 flex flex-col gap-2 text-sand-200 md:flex-row md:items-center md:justify-between">
           <p>
-            © {year} {brand}. All rights reserved.
+            <Trans
+              id="© {year} <0>{brand}</0>. All rights reserved."
+              values={{ year: digits(String(year)), brand }}
+              components={{ 0: <span translate="no" /> }}
+            />
           </p>
-          {registrations.length > 0 && <p className="text-xs">{registrations.join(' · ')}</p>}
+          {/* Registration numbers as the authorities issued them (legal identifiers, not text to translate). */}
+          {registrations.length > 0 && (
+            <p className="text-xs" translate="no">
+              {registrations.join(' · ')}
+            </p>
+          )}
         </div>
       </div>
     </footer>

@@ -20,7 +20,7 @@ import { Logo, logoImage } from './logo.tsx';
 const loadMobileMenu = () => import('./mobile-menu.tsx');
 const MobileMenu = lazy(() => loadMobileMenu().then((m) => ({ default: m.MobileMenu })));
 
-/** The main links shown in the desktop bar and in the mobile menu. */
+/** The main links shown in the desktop bar and in the mobile menu (labels are message ids: shown through t()). */
 export const MAIN_LINKS = [
   { to: '/shop', label: 'Shop' },
   { to: '/new-arrival', label: 'New Arrivals' },
@@ -44,7 +44,7 @@ export function SiteHeader({
   const menu = useFirstUse(loadMobileMenu);
   const brand = brandName(settings);
   const hotline = settings['contact.hotline'];
-  const { t } = useT();
+  const { t, digits } = useT();
 
   return (
     <>
@@ -55,7 +55,7 @@ export function SiteHeader({
           <div className="flex items-center gap-4 max-md:w-full max-md:justify-between md:ml-auto">
             {hotline && (
               <a href={`tel:${hotline}`} className="inline-flex items-center gap-1.5 font-medium hover:underline">
-                <PhoneIcon width={16} height={16} /> {t('Hotline {hotline}', { hotline })}
+                <PhoneIcon width={16} height={16} /> {t('Hotline {hotline}', { hotline: digits(hotline) })}
               </a>
             )}
             <LanguageSwitch />
@@ -66,16 +66,18 @@ export function SiteHeader({
         data-fixed={fixed ? 'true' : 'false'}
         className={`sticky top-0 z-30 border-b border-sand-200 bg-paper/95 backdrop-blur transition-shadow ${fixed ? 'nav-fixed shadow-md' : ''}`}
       >
-        <div className="container-page flex h-16 items-center gap-2 xl:gap-4">
-          <IconButton label="Open menu" className="xl:hidden" {...menu.popupTrigger}>
+        {/* Below 640 px the row is packed tighter (12 px sides, no gaps between the 44 px
+            buttons) so the shop's name fits beside the mark at 360 px (components/layout/logo.tsx). */}
+        <div className="container-page flex h-16 items-center gap-1.5 max-sm:px-3 sm:gap-2 xl:gap-4">
+          <IconButton label={t('Open menu')} className="xl:hidden" {...menu.popupTrigger}>
             <MenuIcon />
           </IconButton>
-          <Link to="/" className="flex shrink-0 items-center gap-2 max-sm:[&>span]:hidden" aria-label={`${brand} home`}>
-            <Logo name={brand} collapse image={logoImage(settings)} />
+          <Link to="/" className="flex min-w-0 items-center gap-1.5 sm:shrink-0 sm:gap-2" aria-label={t('{brand} home', { brand })}>
+            <Logo name={brand} compact image={logoImage(settings)} />
           </Link>
           <CategoryMenu categories={categories} />
           {/* Below 1280 px the main links live in the menu sheet, so the bar never overflows. */}
-          <nav aria-label="Main" className="hidden xl:block">
+          <nav aria-label={t('Main')} className="hidden xl:block">
             <ul className="flex items-center gap-1">
               {MAIN_LINKS.map((l) => (
                 <li key={l.to}>
@@ -85,13 +87,13 @@ export function SiteHeader({
                       `whitespace-nowrap rounded-md px-3 py-2 text-[0.95rem] font-medium hover:bg-sand-100 ${isActive ? 'text-brand-700' : 'text-ink'}`
                     }
                   >
-                    {l.label}
+                    {t(l.label)}
                   </NavLink>
                 </li>
               ))}
             </ul>
           </nav>
-          <div className="ml-auto flex items-center gap-1">
+          <div className="ml-auto flex shrink-0 items-center sm:gap-1">
             <SearchBar />
             <CurrencyMenu currencies={currencies} />
             <AccountButton user={user} />

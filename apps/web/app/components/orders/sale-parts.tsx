@@ -11,10 +11,13 @@ import {
 import { useState } from 'react';
 import { apiFetch } from '../../lib/api-client.ts';
 import type { Money } from '../../lib/currency.tsx';
+import { type Localized, useT } from '../../lib/i18n.tsx';
+import { translateMessage } from '../../lib/translate-message.ts';
 import { OrderLines, OrderTotals } from '../checkout/order-lines.tsx';
 import { Button } from '../ui/button.tsx';
 
-// Pieces of an order shown on the outcome pages and the orders page.
+// Pieces of an order shown on the outcome pages and the orders page. The status and method
+// names are the shared labels' English ids, translated where they are shown (docs/decisions/0038).
 
 const TONES: Record<string, string> = {
   good: 'bg-brand-50 text-brand-800 ring-brand-700/20',
@@ -54,19 +57,21 @@ const PAYMENT_TONE: Record<TPaymentStatus, keyof typeof TONES> = {
 };
 
 export function StatusBadge({ status }: { status: TSaleStatus }) {
+  const { t } = useT();
   return (
     <Badge tone={STATUS_TONE[status]} testId="sale-status">
-      {SALE_STATUS_LABELS[status]}
+      {t(SALE_STATUS_LABELS[status])}
     </Badge>
   );
 }
 
 /** The payment's state; left out when it would only repeat the order's (“Payment failed” twice). */
 export function PaymentBadge({ status, saleStatus }: { status: TPaymentStatus; saleStatus?: TSaleStatus }) {
+  const { t } = useT();
   if (saleStatus && SALE_STATUS_LABELS[saleStatus] === PAYMENT_STATUS_LABELS[status]) return null;
   return (
     <Badge tone={PAYMENT_TONE[status]} testId="payment-status">
-      {PAYMENT_STATUS_LABELS[status]}
+      {t(PAYMENT_STATUS_LABELS[status])}
     </Badge>
   );
 }
@@ -78,9 +83,6 @@ function Badge({ tone, children, testId }: { tone: keyof typeof TONES; children:
     </span>
   );
 }
-
-export const formatDate = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Dhaka' });
 
 export function saleLines(sale: TSale) {
   return sale.lines.map((l) => ({
@@ -95,16 +97,17 @@ export function saleLines(sale: TSale) {
 }
 
 /** What was charged, or what is due, in words that match the order's state. */
-export function chargedLabel(sale: TSale): string {
+export function chargedLabel(sale: TSale, { t }: Pick<Localized, 't'>): string {
   if (sale.paymentStatus === 'paid' || sale.paymentStatus === 'review' || sale.paymentStatus === 'partially_refunded' || sale.paymentStatus === 'refunded')
-    return 'Charged';
-  if (sale.status === 'cancelled') return 'Not charged';
-  if (sale.paymentMethod === 'cod') return 'To pay on delivery';
-  if (sale.paymentMethod === 'later') return 'Amount due';
-  return 'Not charged yet';
+    return t('Charged');
+  if (sale.status === 'cancelled') return t('Not charged');
+  if (sale.paymentMethod === 'cod') return t('To pay on delivery');
+  if (sale.paymentMethod === 'later') return t('Amount due');
+  return t('Not charged yet');
 }
 
 export function SaleTotals({ sale, money }: { sale: TSale; money: Money }) {
+  const l = useT();
   return (
     <OrderTotals
       money={money}
@@ -116,7 +119,7 @@ export function SaleTotals({ sale, money }: { sale: TSale; money: Money }) {
         deliveryFee: sale.deliveryFee,
         total: sale.total,
       }}
-      chargedLabel={chargedLabel(sale)}
+      chargedLabel={chargedLabel(sale, l)}
     />
   );
 }
@@ -126,14 +129,15 @@ export function SaleItems({ sale, money }: { sale: TSale; money: Money }) {
 }
 
 export function DeliveryDetails({ sale }: { sale: TSale }) {
+  const { t, digits } = useT();
   return (
     <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
       <div>
-        <dt className="text-ink-muted">Payment</dt>
-        <dd className="font-medium">{PAYMENT_METHOD_LABELS[sale.paymentMethod]}</dd>
+        <dt className="text-ink-muted">{t('Payment')}</dt>
+        <dd className="font-medium">{t(PAYMENT_METHOD_LABELS[sale.paymentMethod])}</dd>
       </div>
       <div>
-        <dt className="text-ink-muted">{DELIVERY_METHOD_LABELS[sale.deliveryMethod]}</dt>
+        <dt className="text-ink-muted">{t(DELIVERY_METHOD_LABELS[sale.deliveryMethod])}</dt>
         <dd className="font-medium">
           {sale.pickupBranch ? (
             <>
@@ -147,7 +151,7 @@ export function DeliveryDetails({ sale }: { sale: TSale }) {
               {sale.deliveryAddress.fullName}
               <span className="block font-normal text-ink-muted">
                 {[sale.deliveryAddress.addressLine, sale.deliveryAddress.area, sale.deliveryAddress.district].filter(Boolean).join(', ')} ·{' '}
-                {displayMobile(sale.deliveryAddress.phone)}
+                {digits(displayMobile(sale.deliveryAddress.phone))}
               </span>
             </>
           ) : (
@@ -160,15 +164,9 @@ export function DeliveryDetails({ sale }: { sale: TSale }) {
 }
 
 /** Opens a new payment session for an unpaid card order and goes to the gateway. */
-export function RetryPaymentButton({
-  invoiceId,
-  label = 'Try the payment again',
-  variant = 'primary',
-}: {
-  invoiceId: string;
-  label?: string;
-  variant?: 'primary' | 'secondary';
-}) {
+export function RetryPaymentButton({ invoiceId, label, variant = 'primary' }: { invoiceId: string; label?: string; variant?: 'primary' | 'secondary' }) {
+  const l = useT();
+  const { t } = l;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -187,11 +185,13 @@ export function RetryPaymentButton({
           }
           setBusy(false);
           setError(
-            res.networkError ? 'We could not reach the shop. Please try again.' : (res.error?.message ?? 'The payment could not be started. Please try again.'),
+            res.networkError
+              ? t('We could not reach the shop. Please try again.')
+              : (translateMessage(l, res.error?.message) ?? t('The payment could not be started. Please try again.')),
           );
         }}
       >
-        {busy ? 'Opening the payment page…' : label}
+        {busy ? t('Opening the payment page…') : (label ?? t('Try the payment again'))}
       </Button>
       {error && (
         <p role="alert" className="mt-2 text-sm text-danger-600">

@@ -13,6 +13,7 @@ import { toast } from '../../lib/toast.ts';
 // next use tries again. After a deploy the page reloads into the new build instead
 // (decision 0011), as a failed route chunk does.
 
+// An English id: the Toaster shows it in the shopper's language.
 export const PART_ERROR_MESSAGE = 'This could not be opened. Please check your connection and try again.';
 
 /** Loads a part's module; false (after saying so, or reloading into a newer build) when it fails. */

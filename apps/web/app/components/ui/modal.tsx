@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { type ReactNode, useRef } from 'react';
+import { useT } from '../../lib/i18n.tsx';
 import { CloseIcon } from './icons.tsx';
 
 /**
@@ -38,6 +39,7 @@ export function Modal({
   // or the page itself (the home pop-ups). So focus goes back to what had it when the modal
   // opened, if that is still in the page (as the sign-in dialog does with its opener).
   const returnTo = useRef<HTMLElement | null>(null);
+  const { t } = useT();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -65,7 +67,7 @@ export function Modal({
             </div>
           )}
           <Dialog.Close
-            aria-label="Close"
+            aria-label={t('Close')}
             className={`absolute right-2 top-2 z-10 inline-flex h-11 w-11 items-center justify-center rounded-full ${hideTitle || title === undefined ? 'bg-paper/90 shadow-md hover:bg-paper' : 'hover:bg-sand-100'}`}
           >
             <CloseIcon />

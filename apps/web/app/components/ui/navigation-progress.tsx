@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigation } from 'react-router';
+import { useT } from '../../lib/i18n.tsx';
 
 /** Navigations that finish sooner than this show nothing, so a fast page does not flash a bar. */
 export const NAVIGATION_PROGRESS_DELAY_MS = 150;
@@ -13,6 +14,7 @@ export const NAVIGATION_PROGRESS_DELAY_MS = 150;
 export function NavigationProgress() {
   const loading = useNavigation().state === 'loading';
   const [shown, setShown] = useState(false);
+  const { t } = useT();
 
   useEffect(() => {
     if (!loading) {
@@ -28,8 +30,8 @@ export function NavigationProgress() {
       {shown && (
         <div
           role="progressbar"
-          aria-label="Loading page"
-          aria-valuetext="Loading…"
+          aria-label={t('Loading page')}
+          aria-valuetext={t('Loading…')}
           className="nav-progress pointer-events-none fixed inset-x-0 top-0 z-[60] h-[3px] overflow-hidden bg-brand-100"
           data-testid="navigation-progress"
         >
@@ -39,7 +41,7 @@ export function NavigationProgress() {
       {/* Always in the page, so that the text appearing in it is announced. A live region
           without the status role: the page's own status messages stay the only ones. */}
       <div className="sr-only" aria-live="polite" data-testid="navigation-announce">
-        {shown ? 'Loading…' : ''}
+        {shown ? t('Loading…') : ''}
       </div>
     </>
   );

@@ -1,7 +1,8 @@
 import type { UploadState } from '../../lib/use-upload.ts';
+import { useT } from '../../lib/i18n.tsx';
 import { Button } from './button.tsx';
 
-/** Bytes for people: 950 KB, 12.4 MB. */
+/** Bytes for people: 950 KB, 12.4 MB (units are symbols: the same in Bangla). */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
@@ -14,6 +15,7 @@ export function formatBytes(n: number): string {
  */
 export function ProgressBar({ value, max, label, className = '' }: { value: number; max: number | null; label: string; className?: string }) {
   const percent = max ? Math.min(100, Math.round((value / max) * 100)) : null;
+  const { t, n } = useT();
   return (
     <div
       role="progressbar"
@@ -21,7 +23,7 @@ export function ProgressBar({ value, max, label, className = '' }: { value: numb
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={percent ?? undefined}
-      aria-valuetext={percent === null ? 'Working…' : `${percent}%`}
+      aria-valuetext={percent === null ? t('Working…') : `${n(percent)}%`}
       className={`h-2.5 overflow-hidden rounded-full bg-sand-200 ${className}`}
     >
       {percent === null ? (
@@ -37,17 +39,8 @@ export function ProgressBar({ value, max, label, className = '' }: { value: numb
  * Where a file upload stands: name, bar, bytes and percent, and a Cancel button
  * while it runs; the server's reason when it failed. Renders nothing when idle.
  */
-export function UploadProgress({
-  state,
-  onCancel,
-  onRetry,
-  label = 'Upload progress',
-}: {
-  state: UploadState;
-  onCancel(): void;
-  onRetry?(): void;
-  label?: string;
-}) {
+export function UploadProgress({ state, onCancel, onRetry, label }: { state: UploadState; onCancel(): void; onRetry?(): void; label?: string }) {
+  const { t, digits } = useT();
   if (state.phase === 'idle') return null;
   const running = state.phase === 'uploading' || state.phase === 'processing';
   return (
@@ -57,13 +50,13 @@ export function UploadProgress({
           {state.name}
         </p>
         {running && (
-          <Button variant="ghost" size="sm" onClick={onCancel} aria-label={`Cancel uploading ${state.name}`}>
-            Cancel
+          <Button variant="ghost" size="sm" onClick={onCancel} aria-label={t('Cancel uploading {name}', { name: state.name })}>
+            {t('Cancel')}
           </Button>
         )}
         {state.phase === 'error' && state.retryable && onRetry && (
           <Button variant="secondary" size="sm" onClick={onRetry}>
-            Try again
+            {t('Try again')}
           </Button>
         )}
       </div>
@@ -71,32 +64,36 @@ export function UploadProgress({
         <>
           <ProgressBar
             className="mt-2"
-            label={label}
+            label={label ?? t('Upload progress')}
             value={state.phase === 'processing' ? 0 : state.loaded}
             max={state.phase === 'processing' ? null : state.total}
           />
           <p className="mt-1.5 text-xs text-ink-muted" aria-live="polite">
             {state.phase === 'processing'
-              ? 'Processing…'
+              ? t('Processing…')
               : state.total
-                ? `${formatBytes(state.loaded)} of ${formatBytes(state.total)} · ${Math.round((state.loaded / state.total) * 100)}%`
-                : `${formatBytes(state.loaded)} received`}
+                ? t('{loaded} of {total} · {percent}%', {
+                    loaded: digits(formatBytes(state.loaded)),
+                    total: digits(formatBytes(state.total)),
+                    percent: digits(String(Math.round((state.loaded / state.total) * 100))),
+                  })
+                : t('{loaded} received', { loaded: digits(formatBytes(state.loaded)) })}
           </p>
         </>
       )}
       {state.phase === 'done' && (
         <p className="mt-1 text-sm text-success-600" role="status">
-          Uploaded
+          {t('Uploaded')}
         </p>
       )}
       {state.phase === 'cancelled' && (
         <p className="mt-1 text-sm text-ink-muted" role="status">
-          Upload cancelled
+          {t('Upload cancelled')}
         </p>
       )}
       {state.phase === 'error' && (
         <p className="mt-1 text-sm font-medium text-danger-600" role="alert">
-          {state.message}
+          {t(state.message)}
         </p>
       )}
     </div>

@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { useT } from '../../lib/i18n.tsx';
 import { CloseIcon } from './icons.tsx';
 
 /**
@@ -19,6 +20,7 @@ export function Sheet({
   side?: 'left' | 'right';
   children: ReactNode;
 }) {
+  const { t } = useT();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -29,7 +31,7 @@ export function Sheet({
         >
           <div className="flex h-16 items-center justify-between border-b border-sand-200 px-4">
             <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
-            <Dialog.Close className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand-100" aria-label="Close">
+            <Dialog.Close className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand-100" aria-label={t('Close')}>
               <CloseIcon />
             </Dialog.Close>
           </div>

@@ -1,6 +1,93 @@
 import type { Catalog } from '../catalog.ts';
 
-// Bangla for the shop's validation texts. Keys are the English messages exactly as the code says
-// them (ICU syntax: {name} for a value, {count, plural, one {…} other {…}}, <0>…</0> for a
-// link or emphasis); values are the Bangla (docs/decisions/0038).
-export const validation: Catalog = {};
+// Bangla for the texts of the shared rules (packages/shared: messages.ts, account-validation.ts,
+// checkout.ts, coupon.ts, engagement.ts, upload-client.ts, …) that shoppers read under a field,
+// in a form's alert or in a toast. Keys are those English texts word for word (the web shows
+// them with t(message), docs/decisions/0038); a text the code builds with a value is matched
+// by its shape (apps/web/app/lib/translate-message.ts) and has its ICU id here.
+export const validation: Catalog = {
+  // Sign-in and sign-up (spec §5, §8: MESSAGES)
+  'Please Give Your User Name': 'অনুগ্রহ করে আপনার ইমেইল বা মোবাইল নম্বর দিন',
+  'Password Must Be More Than Six Character': 'পাসওয়ার্ড কমপক্ষে ছয় অক্ষরের হতে হবে',
+  'Your Mobile or Email is already associated with another account': 'আপনার মোবাইল বা ইমেইল ইতিমধ্যে অন্য একটি অ্যাকাউন্টের সাথে যুক্ত',
+  'Wrong Email or Mobile No': 'ইমেইল বা মোবাইল নম্বর সঠিক নয়',
+  'Wrong Password': 'পাসওয়ার্ড সঠিক নয়',
+  'Please Give Your First Name': 'অনুগ্রহ করে আপনার নাম দিন',
+  'Please Give Your Email': 'অনুগ্রহ করে আপনার ইমেইল দিন',
+  'Please Give a Correct Email': 'অনুগ্রহ করে সঠিক ইমেইল দিন',
+  'Please Give Your Mobile No': 'অনুগ্রহ করে আপনার মোবাইল নম্বর দিন',
+  'Please Give A Password': 'অনুগ্রহ করে একটি পাসওয়ার্ড দিন',
+  'Password and Confirm Password not Match': 'পাসওয়ার্ড ও কনফার্ম পাসওয়ার্ড মেলেনি',
+  'Email already Used, Please Give an Another Email': 'এই ইমেইল ইতিমধ্যে ব্যবহৃত হয়েছে, অনুগ্রহ করে অন্য একটি ইমেইল দিন',
+  // Newsletter (MESSAGES.subscription)
+  'Please Provide Your Email': 'অনুগ্রহ করে আপনার ইমেইল দিন',
+  'Please Provide a Correct Email': 'অনুগ্রহ করে সঠিক ইমেইল দিন',
+  'Subscription Successful': 'সাবস্ক্রিপশন সফল হয়েছে',
+  'Already Subscribed with this email': 'এই ইমেইল দিয়ে আগেই সাবস্ক্রাইব করা হয়েছে',
+  'Failed to Subscribe': 'সাবস্ক্রাইব করা যায়নি',
+  // Network, pages and uploads (MESSAGES, ERROR_PAGE_DEFAULTS, upload-client.ts)
+  'We could not reach the shop. Please check your connection and try again.': 'শপের সাথে যোগাযোগ করা যায়নি। আপনার ইন্টারনেট সংযোগ দেখে আবার চেষ্টা করুন।',
+  'Page not found: {path}': 'পাতাটি পাওয়া যায়নি: {path}',
+  'File uploading from {source} is not supported': '{source} থেকে ফাইল আপলোড করা যায় না',
+  'Page Not Found': 'পাতাটি পাওয়া যায়নি',
+  'Internal Server Error': 'সার্ভারে সমস্যা হয়েছে',
+  'The upload was cancelled': 'আপলোড বাতিল করা হয়েছে',
+  'The file could not be imported': 'ফাইলটি আনা যায়নি',
+  'The import was lost; please try again': 'ফাইল আনার কাজটি হারিয়ে গেছে; আবার চেষ্টা করুন',
+  'The file is larger than the {size} MB limit': 'ফাইলটি {size} এমবি সীমার চেয়ে বড়',
+  'The file is empty': 'ফাইলটি খালি',
+  // Accounts, profile, password and addresses (ACCOUNT_MESSAGES, ACCOUNT_BLOCKED_MESSAGE)
+  'Please Give a Correct Mobile No': 'অনুগ্রহ করে সঠিক মোবাইল নম্বর দিন',
+  'Mobile No already Used, Please Give an Another Mobile No': 'এই মোবাইল নম্বর ইতিমধ্যে ব্যবহৃত হয়েছে, অনুগ্রহ করে অন্য একটি মোবাইল নম্বর দিন',
+  'Password Must Be At Most 128 Characters': 'পাসওয়ার্ড সর্বোচ্চ ১২৮ অক্ষরের হতে পারে',
+  'Name Must Be At Most 100 Characters': 'নাম সর্বোচ্চ ১০০ অক্ষরের হতে পারে',
+  'Please Give Your Current Password': 'অনুগ্রহ করে আপনার বর্তমান পাসওয়ার্ড দিন',
+  'New Password Must Be Different From the Current One': 'নতুন পাসওয়ার্ড বর্তমান পাসওয়ার্ড থেকে আলাদা হতে হবে',
+  'Please Accept the Terms and Conditions': 'অনুগ্রহ করে শর্তাবলি মেনে নিন',
+  'Please Give the Receiver’s Name': 'অনুগ্রহ করে প্রাপকের নাম দিন',
+  'Please Give a Phone Number': 'অনুগ্রহ করে একটি ফোন নম্বর দিন',
+  'Please Choose a Division': 'অনুগ্রহ করে বিভাগ বেছে নিন',
+  'Please Choose a District': 'অনুগ্রহ করে জেলা বেছে নিন',
+  'Please Give the Area': 'অনুগ্রহ করে এলাকা লিখুন',
+  'Please Give the House and Road': 'অনুগ্রহ করে বাড়ি ও রাস্তা লিখুন',
+  'Must Be At Most {max} Characters': 'সর্বোচ্চ {max} অক্ষর হতে পারে',
+  'The email, mobile number or password is not correct': 'ইমেইল, মোবাইল নম্বর বা পাসওয়ার্ড সঠিক নয়',
+  'Too many attempts. Please try again in {seconds} seconds.': 'অনেকবার চেষ্টা করা হয়েছে। {seconds} সেকেন্ড পরে আবার চেষ্টা করুন।',
+  'Too many attempts. Please try again in {minutes} minutes.': 'অনেকবার চেষ্টা করা হয়েছে। {minutes} মিনিট পরে আবার চেষ্টা করুন।',
+  'Something went wrong on our side. Please try again in a moment.': 'আমাদের দিকে একটি সমস্যা হয়েছে। একটু পরে আবার চেষ্টা করুন।',
+  'Your session has ended. Please sign in again.': 'আপনার সেশন শেষ হয়েছে। অনুগ্রহ করে আবার সাইন ইন করুন।',
+  'If an account exists for this email, we have sent a link to reset the password. The link works for one hour.':
+    'এই ইমেইলে কোনো অ্যাকাউন্ট থাকলে পাসওয়ার্ড রিসেট করার একটি লিংক পাঠানো হয়েছে। লিংকটি এক ঘণ্টা কাজ করবে।',
+  'This reset link is not valid or has expired. Please ask for a new one.': 'এই রিসেট লিংকটি সঠিক নয় বা এর মেয়াদ শেষ হয়ে গেছে। অনুগ্রহ করে নতুন একটি লিংক চান।',
+  'Your password has been changed. You have been signed out on your other devices.': 'আপনার পাসওয়ার্ড বদলানো হয়েছে। আপনার অন্যান্য ডিভাইস থেকে সাইন আউট করা হয়েছে।',
+  'Your password has been reset. Please sign in with the new password.': 'আপনার পাসওয়ার্ড রিসেট হয়েছে। নতুন পাসওয়ার্ড দিয়ে সাইন ইন করুন।',
+  'This account has been blocked. Please contact us.': 'এই অ্যাকাউন্টটি বন্ধ করা হয়েছে। অনুগ্রহ করে আমাদের সাথে যোগাযোগ করুন।',
+  // Checkout (CHECKOUT_MESSAGES)
+  'Please Give Your Name': 'অনুগ্রহ করে আপনার নাম দিন',
+  'Please give a delivery address': 'অনুগ্রহ করে একটি ডেলিভারি ঠিকানা দিন',
+  'Please choose the showroom you will collect from': 'যে শোরুম থেকে সংগ্রহ করবেন সেটি বেছে নিন',
+  'Your cart is empty': 'আপনার কার্ট খালি',
+  'Some items are no longer in stock in the quantity you asked for': 'কিছু পণ্য আপনার চাওয়া পরিমাণে আর স্টকে নেই',
+  // Coupons (COUPON_MESSAGES)
+  'This coupon code is not valid': 'এই কুপন কোডটি বৈধ নয়',
+  'This coupon is not active yet': 'এই কুপনটি এখনো চালু হয়নি',
+  'This coupon has expired': 'এই কুপনের মেয়াদ শেষ হয়ে গেছে',
+  'Spend at least {minimum} to use this coupon': 'এই কুপন ব্যবহার করতে অন্তত {minimum} কেনাকাটা করুন',
+  'This coupon has been fully used': 'এই কুপনটির সব ব্যবহার শেষ হয়ে গেছে',
+  'You have already used this coupon': 'আপনি এই কুপনটি আগেই ব্যবহার করেছেন',
+  'Please sign in to use this coupon': 'এই কুপন ব্যবহার করতে সাইন ইন করুন',
+  'Add something to your cart to use a coupon': 'কুপন ব্যবহার করতে কার্টে কিছু যোগ করুন',
+  // Contact form (CONTACT_TEXTS messages) and its API answer
+  'Please Give a Subject': 'অনুগ্রহ করে একটি বিষয় দিন',
+  'Please Write Your Message': 'অনুগ্রহ করে আপনার বার্তা লিখুন',
+  'Line breaks are not allowed here': 'এখানে নতুন লাইন দেওয়া যাবে না',
+  'Please keep this under {max} characters': 'অনুগ্রহ করে {max} অক্ষরের মধ্যে রাখুন',
+  'Thank you! Your message has been sent.': 'ধন্যবাদ! আপনার বার্তা পাঠানো হয়েছে।',
+  'Your message could not be sent. Please try again.': 'আপনার বার্তা পাঠানো যায়নি। অনুগ্রহ করে আবার চেষ্টা করুন।',
+  'You have sent several messages just now. Please wait a few minutes and try again.': 'আপনি এইমাত্র কয়েকটি বার্তা পাঠিয়েছেন। কয়েক মিনিট অপেক্ষা করে আবার চেষ্টা করুন।',
+  'Please check the highlighted fields': 'চিহ্নিত ঘরগুলো দেখে ঠিক করুন',
+  // The API's general answers (apps/api/src/lib/errors.ts, plugins/auth.ts)
+  'The shop is very busy right now. Please try again in a moment.': 'দোকানে এখন খুব ভিড়। একটু পরে আবার চেষ্টা করুন।',
+  'Please sign in to continue': 'চালিয়ে যেতে সাইন ইন করুন',
+  'Too many requests, please try again later': 'অনেক বেশি অনুরোধ এসেছে, একটু পরে আবার চেষ্টা করুন',
+};
