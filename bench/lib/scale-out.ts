@@ -484,16 +484,21 @@ export async function proveSharedUploads(c: Cluster): Promise<UploadsReport> {
       continue;
     }
     const fetched: number[] = [];
+    // The shop keeps a picture re-encoded without its metadata (docs/decisions/0039), so
+    // every process must serve the one stored copy: the size the upload answered, the same
+    // bytes from each.
+    let first: Buffer | null = null;
     for (let i = 0; i < n; i++) {
       const res = await fetch(c.shops[i].baseUrl + up.body.cdnUrl, { signal: AbortSignal.timeout(15_000) });
       const got = Buffer.from(await res.arrayBuffer());
       fetched.push(res.status);
-      if (res.status !== 200 || !got.equals(bytes))
+      first ??= got;
+      if (res.status !== 200 || got.length !== up.body.size || !got.equals(first))
         problems.push(
           `process ${i} served ${up.body.cdnUrl} (stored by process ${up.servedBy}) with ${res.status}, ${got.length} bytes${res.status === 200 ? ' that differ' : ''}`,
         );
       const details = await call(c, i, `/api/files/${up.body.uuid}`);
-      if (details.status !== 200 || details.body?.uuid !== up.body.uuid || details.body?.size !== bytes.length)
+      if (details.status !== 200 || details.body?.uuid !== up.body.uuid || details.body?.size !== up.body.size)
         problems.push(`process ${i} answered GET /api/files/${up.body.uuid} with ${describe(details)}`);
     }
     uploads.push({ via: via === 'nginx' ? 'nginx' : `process ${via}`, storedBy: up.servedBy, fetched });

@@ -75,9 +75,9 @@ test('the owner adds a manager, who sets up two-factor sign-in and runs the cata
   await test.step('the manager creates a product with two skus and a picture', async () => {
     await m.goto('/admin/products');
     await m.getByRole('link', { name: 'New product' }).click();
-    await m.getByLabel('Title').fill(title);
+    await m.getByLabel('Title', { exact: true }).fill(title);
     await m.getByLabel('Model code').fill(code1.slice(0, -2));
-    await m.getByLabel('Description').fill('Hand-woven cane on a teak frame.');
+    await m.getByLabel('Description', { exact: true }).fill('Hand-woven cane on a teak frame.');
     await m.getByRole('checkbox', { name: CATEGORY }).check();
     await m.getByLabel('Status').selectOption('published');
     await m.getByLabel('Sku code').fill(code1);

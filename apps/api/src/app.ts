@@ -7,6 +7,8 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { LOCALES } from '@storefront/shared';
+import { serverI18n } from '@storefront/shared/i18n/server';
 import { type AppConfig, fastifyTrustProxy, LOG_REDACT } from './config.ts';
 import type { Db } from './db/database.ts';
 import { apiKeyPlugin } from './plugins/api-key.ts';
@@ -50,6 +52,10 @@ export interface BuildOptions {
 }
 
 export async function buildApp({ config, db, logger, files }: BuildOptions): Promise<FastifyInstance> {
+  // The mails' catalogues are compiled now, not by the first request that sends one: that
+  // request would answer later than the others (a reset for a known address slower than for
+  // an unknown one, docs/decisions/0009).
+  for (const locale of LOCALES) serverI18n(locale);
   const app = Fastify({
     // Secrets never reach the log: auth headers and cookies are redacted (docs/decisions/0027).
     logger: logger ?? { level: config.logLevel, redact: LOG_REDACT },

@@ -11,7 +11,7 @@ import type { FileStorage } from '../files/storage.ts';
 import { drawBanner, drawFurniture, SHAPES, type Shape } from '../media/demo-art.ts';
 import { renderVariant, type VariantSpec } from './image-process.ts';
 
-// Resized copies of the shop's pictures, in AVIF, WebP and JPEG (upload-images.ts).
+// Resized copies of the shop's pictures, in AVIF, WebP and JPEG (upload-images.ts, docs/decisions/0039).
 //
 // Made on first request, not at upload: a picture is shown at a few sizes in one or two
 // formats by the browsers that actually visit, so most of the 13 copies of an upload would
