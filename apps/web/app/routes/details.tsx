@@ -262,7 +262,9 @@ export default function Details({ loaderData }: Route.ComponentProps) {
             <dl className="mt-6 divide-y divide-sand-200 rounded-[var(--radius-card)] border border-sand-200 bg-paper text-sm">
               {content.specifications.map((s) => (
                 <div key={s.label} className="grid grid-cols-[7.5rem_1fr] gap-3 px-4 py-2.5 sm:grid-cols-[10rem_1fr]">
-                  <dt className="font-medium text-ink-muted">{s.label}</dt>
+                  {/* The API names its own rows in English (Model number, Category, In this set): they
+                      are catalogue ids; an option's name is the shop's data and shows as it is. */}
+                  <dt className="font-medium text-ink-muted">{t(s.label)}</dt>
                   <dd>{s.value}</dd>
                 </div>
               ))}

@@ -49,6 +49,7 @@ export const catalogue: Catalog = {
   'Remove filter {filter}': '{filter} ফিল্টারটি সরান',
   'Clear all': 'সব মুছুন',
   Category: 'ক্যাটাগরি',
+  'Model number': 'মডেল নম্বর',
   'Show fewer': 'কম দেখান',
   'Show all {count}': 'সব {count}টি দেখান',
   'Price range': 'দামের সীমা',
