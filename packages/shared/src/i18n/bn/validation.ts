@@ -68,15 +68,7 @@ export const validation: Catalog = {
   'Please choose the showroom you will collect from': 'যে শোরুম থেকে সংগ্রহ করবেন সেটি বেছে নিন',
   'Your cart is empty': 'আপনার কার্ট খালি',
   'Some items are no longer in stock in the quantity you asked for': 'কিছু পণ্য আপনার চাওয়া পরিমাণে আর স্টকে নেই',
-  // Coupons (COUPON_MESSAGES)
-  'This coupon code is not valid': 'এই কুপন কোডটি বৈধ নয়',
-  'This coupon is not active yet': 'এই কুপনটি এখনো চালু হয়নি',
-  'This coupon has expired': 'এই কুপনের মেয়াদ শেষ হয়ে গেছে',
-  'Spend at least {minimum} to use this coupon': 'এই কুপন ব্যবহার করতে অন্তত {minimum} কেনাকাটা করুন',
-  'This coupon has been fully used': 'এই কুপনটির সব ব্যবহার শেষ হয়ে গেছে',
-  'You have already used this coupon': 'আপনি এই কুপনটি আগেই ব্যবহার করেছেন',
-  'Please sign in to use this coupon': 'এই কুপন ব্যবহার করতে সাইন ইন করুন',
-  'Add something to your cart to use a coupon': 'কুপন ব্যবহার করতে কার্টে কিছু যোগ করুন',
+  // Coupons (COUPON_MESSAGES): in cart.ts, beside the coupon field that shows them.
   // Contact form (CONTACT_TEXTS messages) and its API answer
   'Please Give a Subject': 'অনুগ্রহ করে একটি বিষয় দিন',
   'Please Write Your Message': 'অনুগ্রহ করে আপনার বার্তা লিখুন',
