@@ -1,25 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
+import { skipHomePopups } from '../fixtures/popups.ts';
 
 // Searching the catalogue in Bangla (docs/decisions/0038): a Bangla word finds the products
 // whose Bangla titles carry it, shown with those titles, and a model code is found however a
 // shopper types it. The search box is found by its role, whatever the language of its label.
 
 const API = { 'x-api-key': process.env.STOREFRONT_API_KEY ?? 'storefront-web' };
-
-/** Closes the pop-ups (another feature) when they show, so they do not cover the page. */
-async function dismissPopups(page: Page) {
-  for (let i = 0; i < 3; i++) {
-    const dialog = page.getByRole('dialog').first();
-    try {
-      await dialog.waitFor({ state: 'visible', timeout: 2500 });
-    } catch {
-      return;
-    }
-    const id = await dialog.getAttribute('id');
-    await page.keyboard.press('Escape');
-    await page.locator(`[id="${id}"]`).waitFor({ state: 'hidden' });
-  }
-}
 
 async function searchFor(page: Page, term: string) {
   const form = page.getByRole('search');
@@ -29,10 +15,12 @@ async function searchFor(page: Page, term: string) {
   await box.press('Enter');
 }
 
+// The pop-ups have their own spec; here they are closed for the visit before any page loads.
+test.beforeEach(({ page }) => skipHomePopups(page));
+
 test.describe('searching in Bangla', () => {
   test('a shopper reading Bangla types সোফা and finds the sofas, titled in Bangla', async ({ page }) => {
     await page.goto('/shop?lang=bn');
-    await dismissPopups(page);
     await searchFor(page, 'সোফা');
     await expect(page).toHaveURL(/\/shop\?q=%E0%A6%B8%E0%A7%8B%E0%A6%AB%E0%A6%BE&categoryName=all$/);
     const titles = page.getByTestId('product-card').getByRole('heading');
@@ -55,7 +43,6 @@ test.describe('searching in Bangla', () => {
     expect(item).not.toBeNull();
     const digits = item!.modelCode.slice(4);
     await page.goto('/shop?lang=bn');
-    await dismissPopups(page);
     for (const typed of [`dfl ${digits}`, `DFL${digits}`, `dfl-${digits}`]) {
       await searchFor(page, typed);
       await expect(page.getByTestId('product-card')).toHaveCount(1);

@@ -5,6 +5,7 @@ import { metaT, Trans, useT } from '../lib/i18n.tsx';
 import { brandName, type SiteSettings } from '../lib/site.ts';
 import type { Route } from './+types/contact';
 import { inLanguage } from '../lib/seo.ts';
+import { HotlineText } from '../components/layout/hotline-text.tsx';
 
 type RootData = { settings?: SiteSettings; publicUrl?: string };
 
@@ -43,17 +44,7 @@ export default function ContactPage() {
               <li className="flex items-center gap-3">
                 <PhoneIcon width={20} height={20} className="text-brand-700" />
                 <span>
-                  <Trans
-                    id="Hotline <0>{hotline}</0>"
-                    values={{ hotline: digits(hotline) }}
-                    components={{
-                      0: (
-                        <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={`tel:${hotline}`}>
-                          {hotline}
-                        </a>
-                      ),
-                    }}
-                  />
+                  <HotlineText hotline={hotline} linkClassName="font-semibold text-brand-700 underline-offset-2 hover:underline" />
                 </span>
               </li>
             )}

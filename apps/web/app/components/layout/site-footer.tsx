@@ -5,6 +5,7 @@ import { SupportEmailLink } from '../contact/support-email-link.tsx';
 import { brandName, list, SOCIAL, type SiteSettings, type Social } from '../../lib/site.ts';
 import { ChevronDownIcon, FacebookIcon, InstagramIcon, LinkedinIcon, MailIcon, PhoneIcon, YoutubeIcon } from '../ui/icons.tsx';
 import { Logo, logoImage } from './logo.tsx';
+import { HotlineText } from './hotline-text.tsx';
 
 type FooterLink = { label: string; to: string };
 
@@ -88,17 +89,7 @@ function FollowUs({ settings }: { settings: SiteSettings }) {
           <li className="flex items-center gap-2">
             <PhoneIcon width={18} height={18} />
             <span>
-              <Trans
-                id="Hotline <0>{hotline}</0>"
-                values={{ hotline: digits(hotline) }}
-                components={{
-                  0: (
-                    <a className="font-semibold text-white hover:underline" href={`tel:${hotline}`}>
-                      {hotline}
-                    </a>
-                  ),
-                }}
-              />
+              <HotlineText hotline={hotline} linkClassName="font-semibold text-white hover:underline" />
             </span>
           </li>
         )}
