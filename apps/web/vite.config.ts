@@ -11,6 +11,8 @@ const chunks = shellChunks();
 export default defineConfig({
   plugins: [tailwindcss(), i18nCatalogs(), reactRouter(), buildInfo(), precompress(), chunks.plugin],
   build: {
+    // Source maps only on request (WEB_SOURCEMAP=1), to read a profile of the built shop.
+    sourcemap: process.env.WEB_SOURCEMAP === '1',
     // Every page's first load in a few files instead of ~35: on a phone's connection each
     // request costs a round trip, and the many small chunks of the shell (header, footer,
     // cart and session stores, shared rules) were most of Lighthouse's first paint

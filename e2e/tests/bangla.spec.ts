@@ -24,7 +24,15 @@ async function dataTexts(request: APIRequestContext): Promise<RegExp[]> {
       if (typeof v === 'string' && /[A-Za-z]/.test(v) && v.length < 2000 && !/^(https?:|\/)/.test(v)) texts.add(v.trim());
       return v;
     });
-  for (const path of ['/api/kvps', '/api/branches', '/api/options', '/api/delivery/zones', '/api/cms/bullets', '/api/cms/sliders/images', '/api/cms/attrs/text']) {
+  for (const path of [
+    '/api/kvps',
+    '/api/branches',
+    '/api/options',
+    '/api/delivery/zones',
+    '/api/cms/bullets',
+    '/api/cms/sliders/images',
+    '/api/cms/attrs/text',
+  ]) {
     const res = await request.get(path, { headers });
     expect(res.ok(), path).toBe(true);
     collect(await res.json());
@@ -151,6 +159,35 @@ test.describe('the shop in Bangla', () => {
     const withFont = await page.locator('#with-font').screenshot();
     const withoutFont = await page.locator('#without-font').screenshot();
     expect(withFont.equals(withoutFont)).toBe(false);
+  });
+
+  test('an English page draws ৳ in the shop’s font, inlined at about a kilobyte', async ({ page }) => {
+    const fonts: { url: string; size: number }[] = [];
+    page.on('requestfinished', async (req) => {
+      if (req.resourceType() !== 'font') return;
+      const sizes = await req.sizes().catch(() => null);
+      fonts.push({ url: req.url(), size: sizes?.responseBodySize ?? -1 });
+    });
+    await open(page, '/shop');
+    await expect(page.getByTestId('product-card').first()).toContainText('৳');
+    await page.evaluate(() => document.fonts.ready);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+    // The switch shown at this width (the phone menu has its own), named বাংলা.
+    await page
+      .getByTestId('language-switch')
+      .filter({ visible: true })
+      .first()
+      .evaluate((el) => el.setAttribute('id', 'shown-switch'));
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#shown-switch' });
+    const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    expect(used.map((f) => f.familyName).join(', ')).toMatch(/Noto Sans Bengali/);
+    // Only the marks faces (fonts.css), inlined in the stylesheet, not the 44 KB Bengali subsets.
+    expect(fonts.filter((f) => !f.url.startsWith('data:'))).toEqual([]);
+    const loaded = await page.evaluate(() => [...document.fonts].filter((f) => f.status !== 'unloaded').map((f) => f.family.replace(/"/g, '')));
+    expect(new Set(loaded)).toEqual(new Set(['Shop Bengali Marks']));
   });
 
   test('the language is remembered, and each page names its other-language twin', async ({ page }) => {

@@ -25,7 +25,7 @@ import { loadCurrencies, loadPricing } from './components/cart/currencies.server
 import { loadCategoryMenu } from './components/catalogue/category-menu.server.ts';
 import { configureApi } from './lib/api-client.ts';
 import { PricingProvider } from './lib/currency.tsx';
-import { BENGALI_FONT_URL, FONT_FACES } from './lib/fonts.ts';
+import { BENGALI_FONT_URL } from './lib/fonts.ts';
 import { addressIn, LanguageProvider, metaT, useT } from './lib/i18n.tsx';
 import { useNonce } from './lib/nonce.ts';
 import type { SiteSettings } from './lib/site.ts';
@@ -121,9 +121,7 @@ function Document({ lang, data, children }: { lang: Locale; data: Awaited<Return
         {/* With a precedence, React puts the stylesheet ahead of the script preloads in the
             head, so the browser asks for it first: the page cannot paint before it. */}
         <link rel="stylesheet" href={stylesheet} precedence="high" />
-        {/* The Bengali font (lib/fonts.ts): described on every page, fetched when a Bengali
-            character is shown, and asked for at once on Bangla pages. */}
-        <style>{FONT_FACES}</style>
+        {/* The Bengali font (fonts.css): Bangla pages ask for it at once. */}
         {lang === 'bn' && <link rel="preload" href={BENGALI_FONT_URL} as="font" type="font/woff2" crossOrigin="anonymous" />}
         {data?.publicUrl && <LanguageAlternates publicUrl={data.publicUrl} />}
         <Meta />

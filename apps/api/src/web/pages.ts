@@ -39,7 +39,8 @@ function pageCsp(nonce: string): string {
     `script-src 'self' 'nonce-${nonce}' 'wasm-unsafe-eval'`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
-    "font-src 'self'",
+    // data: for the Bengali marks faces of an English page, inlined in its style (lib/fonts.ts).
+    "font-src 'self' data:",
     "connect-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",
