@@ -9,7 +9,8 @@ import { ResponsiveImage } from '../ui/responsive-image.tsx';
 import { Price } from './price.tsx';
 
 /** One product in a listing: picture, name, model number, colours, price, wishlist heart and Add (or Choose options). */
-export function ProductCard({ product, eager = false }: { product: TProductCard; eager?: boolean }) {
+/** `eager`: in the first screenful; `priority`: one of the first row's pictures, the page's likely largest paint. */
+export function ProductCard({ product, eager = false, priority = false }: { product: TProductCard; eager?: boolean; priority?: boolean }) {
   const href = productPath(product.slug);
   const colors = product.colors.slice(0, 5);
   const titleId = useId();
@@ -28,6 +29,7 @@ export function ProductCard({ product, eager = false }: { product: TProductCard;
             height={600}
             sizes="(min-width: 1280px) 300px, (min-width: 768px) 33vw, 50vw"
             loading={eager ? 'eager' : 'lazy'}
+            fetchPriority={priority ? 'high' : undefined}
             decoding="async"
             className="aspect-[4/3] w-full object-cover transition-transform duration-300 group-hover:scale-[1.02]"
           />
@@ -99,7 +101,8 @@ export function ProductGrid({ products, eagerCount = 0, className = '' }: { prod
     <ul className={`grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4 ${className}`}>
       {products.map((p, i) => (
         <li key={p.id}>
-          <ProductCard product={p} eager={i < eagerCount} />
+          {/* A phone's first row is two cards: their pictures come before the page's scripts. */}
+          <ProductCard product={p} eager={i < eagerCount} priority={i < Math.min(2, eagerCount)} />
         </li>
       ))}
     </ul>
