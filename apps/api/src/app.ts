@@ -24,6 +24,7 @@ import { mailPlugin } from './plugins/mail.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { paymentsPlugin } from './plugins/payments.ts';
+import { couriersPlugin } from './plugins/couriers.ts';
 import { apiRoutes } from './routes/api/index.ts';
 import { fileServeRoutes } from './routes/files.ts';
 import { imageRoutes } from './routes/images.ts';
@@ -142,6 +143,8 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   await app.register(filesPlugin, files ?? {});
   // Card payments: the provider (sandbox or SSLCommerz) and its housekeeping.
   await app.register(paymentsPlugin);
+  // Couriers configured for booking parcels, and the poll of their statuses (docs/decisions/0040).
+  await app.register(couriersPlugin);
   await app.register(apiRoutes);
   await app.register(paymentPageRoutes);
   await app.register(mediaRoutes);

@@ -2,6 +2,10 @@ import { isIP } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type PathaoOptions, pathaoFromEnv } from './modules/couriers/pathao.client.ts';
+import { type SteadfastOptions, steadfastFromEnv } from './modules/couriers/steadfast.client.ts';
+import { fromEnv as bkashFromEnv } from './modules/payments/bkash/bkash.client.ts';
+import type { BkashOptions } from './modules/payments/bkash/types.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -71,6 +75,19 @@ export interface AppConfig {
   uploads: UploadsConfig;
   /** Prometheus metrics (docs/decisions/0027): off unless a port or a token is given. */
   metrics: MetricsConfig;
+  /** Couriers that carry parcels (docs/decisions/0040): booking is offered only with one configured. */
+  couriers: CouriersConfig;
+}
+
+export interface CouriersConfig {
+  /** STEADFAST_API_KEY, STEADFAST_SECRET_KEY, STEADFAST_BASE_URL, STEADFAST_WEBHOOK_TOKEN; null when unset. */
+  steadfast: SteadfastOptions | null;
+  /** PATHAO_CLIENT_ID, PATHAO_CLIENT_SECRET, PATHAO_USERNAME, PATHAO_PASSWORD, PATHAO_STORE_ID, …; null when unset. */
+  pathao: PathaoOptions | null;
+  /** How often each process asks the courier about parcels it has not heard of lately (COURIER_POLL_MINUTES, default 10). */
+  pollEveryMs: number;
+  /** A live parcel not updated for this long is asked about (COURIER_POLL_STALE_MINUTES, default 60). */
+  pollStaleMs: number;
 }
 
 export interface UploadsConfig {
@@ -131,6 +148,12 @@ export interface PaymentsConfig {
   sessionTtlMs: number;
   /** A failed or cancelled card order that is not paid again is cancelled after this (UNPAID_ORDER_TTL_DAYS, default 7). */
   unpaidOrderTtlMs: number;
+  /**
+   * The bKash wallet (BKASH_APP_KEY, BKASH_APP_SECRET, BKASH_USERNAME, BKASH_PASSWORD,
+   * BKASH_SANDBOX, BKASH_BASE_URL); null unless all four credentials are set, and then
+   * checkout does not offer bKash.
+   */
+  bkash: BkashOptions | null;
 }
 
 export interface AccountsConfig {
@@ -209,6 +232,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       sandboxSecret: secretFromEnv(env, 'PAYMENT_SANDBOX_SECRET') || null,
       sessionTtlMs: positive(env.PAYMENT_SESSION_TTL_MINUTES, 60) * 60_000,
       unpaidOrderTtlMs: positive(env.UNPAID_ORDER_TTL_DAYS, 7) * 86_400_000,
+      bkash: bkashFromEnv({
+        ...env,
+        BKASH_APP_SECRET: secretFromEnv(env, 'BKASH_APP_SECRET'),
+        BKASH_PASSWORD: secretFromEnv(env, 'BKASH_PASSWORD'),
+      }),
     },
     orders: {
       // 99 is the most a checkout request may carry at all (LINE_QUANTITY_CEILING).
@@ -233,6 +261,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       port: env.METRICS_PORT ? port0to65535(env.METRICS_PORT, 'METRICS_PORT') : null,
       host: env.METRICS_HOST || '127.0.0.1',
       token: secretFromEnv(env, 'METRICS_TOKEN') || null,
+    },
+    couriers: {
+      steadfast: steadfastFromEnv({
+        ...env,
+        STEADFAST_SECRET_KEY: secretFromEnv(env, 'STEADFAST_SECRET_KEY'),
+        STEADFAST_WEBHOOK_TOKEN: secretFromEnv(env, 'STEADFAST_WEBHOOK_TOKEN'),
+      }),
+      pathao: pathaoFromEnv({
+        ...env,
+        PATHAO_CLIENT_SECRET: secretFromEnv(env, 'PATHAO_CLIENT_SECRET'),
+        PATHAO_PASSWORD: secretFromEnv(env, 'PATHAO_PASSWORD'),
+      }),
+      pollEveryMs: positive(env.COURIER_POLL_MINUTES, 10) * 60_000,
+      pollStaleMs: positive(env.COURIER_POLL_STALE_MINUTES, 60) * 60_000,
     },
   };
 }
@@ -290,7 +332,19 @@ export function fastifyTrustProxy(setting: AppConfig['trustProxy']): false | str
  * a file whose trimmed content is the value (systemd credentials, Docker or Kubernetes
  * secrets), and none is ever logged (redactSecrets, LOG_REDACT).
  */
-export const SECRET_SETTINGS = ['DATABASE_URL', 'SMTP_URL', 'SSLCOMMERZ_STORE_PASSWORD', 'PAYMENT_SANDBOX_SECRET', 'METRICS_TOKEN'] as const;
+export const SECRET_SETTINGS = [
+  'DATABASE_URL',
+  'SMTP_URL',
+  'SSLCOMMERZ_STORE_PASSWORD',
+  'PAYMENT_SANDBOX_SECRET',
+  'METRICS_TOKEN',
+  'STEADFAST_SECRET_KEY',
+  'STEADFAST_WEBHOOK_TOKEN',
+  'PATHAO_CLIENT_SECRET',
+  'PATHAO_PASSWORD',
+  'BKASH_APP_SECRET',
+  'BKASH_PASSWORD',
+] as const;
 export type SecretSetting = (typeof SECRET_SETTINGS)[number];
 
 /** Signs the sandbox gateway's notifications when PAYMENT_SANDBOX_SECRET is unset: public, so never in production. */

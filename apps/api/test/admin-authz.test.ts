@@ -484,6 +484,27 @@ const ROWS: Row[] = [
     call: () => ({ method: 'POST', path: '/api/admin/orders/999999/refunds/1/refresh' }),
     through: [404],
   },
+  // Courier consignments (docs/decisions/0040): booked by those who fulfil orders, read with
+  // the orders. No courier is set up in this app, so an allowed caller booking gets the 409
+  // `courier_not_configured` (and nothing is sent anywhere); reading names no order.
+  {
+    op: 'POST /api/admin/orders/{id}/consignment',
+    permission: 'orders.write',
+    call: () => ({ method: 'POST', path: '/api/admin/orders/999999/consignment', json: { courier: 'steadfast' } }),
+    through: [409],
+  },
+  {
+    op: 'GET /api/admin/orders/{id}/consignment',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/orders/999999/consignment' }),
+    through: [404],
+  },
+  {
+    op: 'POST /api/admin/consignments/bulk',
+    permission: 'orders.write',
+    call: () => ({ method: 'POST', path: '/api/admin/consignments/bulk', json: { courier: 'steadfast', orderIds: [999999] } }),
+    through: [409],
+  },
   // Delivery zones (docs/decisions/0033): read with the orders, changed by managers and owners.
   {
     op: 'GET /api/admin/delivery/zones',

@@ -32,6 +32,7 @@ const EXEMPT: Record<string, string> = {
   'POST /api/files': 'creates a file owned by the caller (a guest’s has no owner)',
   'POST /api/files/multipart/start': 'creates an upload owned by the caller',
   'POST /api/files/from-url': 'creates an import task owned by the caller',
+  'GET /api/checkouts/payment-methods': 'the shop’s own setting, the same answer for everyone; nobody’s data',
 };
 
 type Who = 'guest' | 'other' | 'owner';

@@ -101,6 +101,8 @@ export const ZSalePayment = z.object({
   currency: z.string(),
   riskLevel: z.number().int().nullable(),
   cardType: z.string().nullable(),
+  /** A wallet payment's own transaction id (bKash's trxID), once the wallet completed it; else null. */
+  transactionId: z.string().nullable().optional(),
   createdAt: z.string(),
   verifiedAt: z.string().nullable(),
 });
@@ -126,6 +128,18 @@ export const ZSaleAddress = z.object({
   area: z.string().optional(),
   addressLine: z.string().optional(),
 });
+
+/** Where the parcel is, as the courier reported it (docs/decisions/0040): shown to the order's own shopper only. */
+export const ZSaleShipment = z.object({
+  courier: z.enum(['steadfast', 'pathao']),
+  /** The courier's public tracking code (Steadfast), or its consignment id (Pathao tracks by it). */
+  trackingCode: z.string().nullable(),
+  consignmentId: z.string().nullable(),
+  /** booked, picked_up, in_transit, delivered, partly_delivered, returned, cancelled, on_hold, unknown. */
+  status: z.string(),
+  statuses: z.array(z.object({ status: z.string(), message: z.string().nullable(), at: z.string() })),
+});
+export type TSaleShipment = z.infer<typeof ZSaleShipment>;
 
 export const ZSale = z.object({
   id: z.number().int(),
@@ -165,6 +179,8 @@ export const ZSale = z.object({
   history: z.array(ZSaleHistoryEntry).optional(),
   payments: z.array(ZSalePayment).optional(),
   attachments: z.array(ZSaleAttachment).optional(),
+  /** The parcel the shop handed to a courier, once booked; absent before. */
+  shipment: ZSaleShipment.nullable().optional(),
 });
 export type TSale = z.infer<typeof ZSale>;
 

@@ -6,7 +6,8 @@ import type { Minor } from './money.ts';
 // goes through and the rules that both the server and the order pages apply to them. The
 // API's bodies and answers are in checkout-schemas.ts: the browser loads no zod (decision 0030).
 
-export const PAYMENT_METHODS = ['card', 'cod', 'later'] as const;
+// bkash: the bKash wallet's tokenized checkout, offered only when the shop has bKash credentials.
+export const PAYMENT_METHODS = ['card', 'cod', 'later', 'bkash'] as const;
 export type TPaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const DELIVERY_METHODS = ['home_delivery', 'showroom_pickup'] as const;
@@ -33,6 +34,7 @@ export const PAYMENT_METHOD_LABELS: Record<TPaymentMethod, string> = {
   card: 'Card or mobile banking',
   cod: 'Cash on delivery',
   later: 'Pay later (booking)',
+  bkash: 'bKash',
 };
 
 // ---------------------------------------------------------------------------

@@ -80,6 +80,37 @@ export function allowedActions(s: TFulfilmentState): TOrderAction[] {
   return ORDER_ACTIONS.filter((a) => refusalOf(a, s) === null);
 }
 
+/**
+ * Handing an order to a courier is the ship step done by the courier (docs/decisions/0040):
+ * allowed exactly where 'ship' is, so this table stays the one place that says when.
+ */
+export function courierBookingRefusal(s: TFulfilmentState): string | null {
+  return refusalOf('ship', s);
+}
+
+/**
+ * The steps a courier's report moves an order along, in order, each taken only if this
+ * table allows it at that moment (a report it does not allow is kept, the order stays):
+ * picked up or on the way → shipped; delivered → shipped then delivered (a parcel delivered
+ * was picked up, even when that report never came); cancelled once picked up, or returned →
+ * the return step, which the table allows only from shipped or delivered, so a parcel
+ * cancelled before pickup moves nothing.
+ */
+export function courierStatusSteps(courierStatus: string): TOrderAction[] {
+  switch (courierStatus) {
+    case 'picked_up':
+    case 'in_transit':
+      return ['ship'];
+    case 'delivered':
+      return ['ship', 'deliver'];
+    case 'cancelled':
+    case 'returned':
+      return ['return'];
+    default:
+      return [];
+  }
+}
+
 /** Cash on delivery is recorded once, when the order is on its way or has arrived. */
 export function canCollectCash(s: TFulfilmentState): boolean {
   return (

@@ -29,6 +29,7 @@ export * from './admin.ts';
 export * from './admin-schemas.ts';
 export * from './fulfilment.ts';
 export * from './admin-order-schemas.ts';
+export * from './consignment-schemas.ts';
 export * from './admin-customer-schemas.ts';
 export * from './admin-dashboard-schemas.ts';
 export * from './delivery.ts';

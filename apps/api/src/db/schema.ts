@@ -578,6 +578,39 @@ export interface SaleAttachmentsTable {
   amount: number | null;
 }
 
+/** A parcel handed to a courier for an order (migration 0027). */
+export interface ConsignmentsTable {
+  id: Generated<number>;
+  sale_id: number;
+  courier: 'steadfast' | 'pathao';
+  consignment_id: string | null;
+  tracking_code: string | null;
+  /** The shop's word for where the parcel is (TCourierStatus), or 'requested' while the booking is on its way. */
+  status: string;
+  courier_status: string | null;
+  /** Poisha the rider collects. */
+  cod_amount: Generated<number>;
+  booked_by: number | null;
+  booked_by_name: string | null;
+  active: Generated<number>;
+  poll_claimed_until: string | null;
+  polled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Each status a courier reported for a consignment, once. */
+export interface ConsignmentEventsTable {
+  id: Generated<number>;
+  consignment_id: number;
+  status: string;
+  courier_status: string | null;
+  message: string | null;
+  source: 'webhook' | 'poll' | 'staff';
+  dedupe_key: string;
+  at: string;
+}
+
 export interface SaleNotesTable {
   id: Generated<number>;
   sale_id: number;
@@ -924,6 +957,8 @@ export interface Database {
   read_side_version: ReadSideVersionTable;
   catalogue_imports: CatalogueImportsTable;
   sale_notes: SaleNotesTable;
+  consignments: ConsignmentsTable;
+  consignment_events: ConsignmentEventsTable;
   refunds: RefundsTable;
   sandbox_refunds: SandboxRefundsTable;
   delivery_zones: DeliveryZonesTable;

@@ -4,6 +4,8 @@ import { installationSecret } from '../lib/installation-secrets.ts';
 import { orderDeps } from '../modules/orders/deps.ts';
 import { expireStalePayments } from '../modules/orders/expire-payments.ts';
 import type { PaymentProvider } from '../modules/payments/provider.ts';
+import { createBkashClient } from '../modules/payments/bkash/bkash.client.ts';
+import type { BkashClient } from '../modules/payments/bkash/types.ts';
 import { createSandboxProvider } from '../modules/payments/sandbox.provider.ts';
 import { createSslcommerzProvider } from '../modules/payments/sslcommerz.provider.ts';
 import { expireStaleBookings } from '../modules/orders/expire-bookings.ts';
@@ -12,6 +14,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The card gateway chosen by PAYMENT_PROVIDER (docs/decisions/0017). */
     payments: PaymentProvider;
+    /** The bKash wallet's tokenized checkout; null when BKASH_* is not configured (checkout then refuses 'bkash'). */
+    bkash: BkashClient | null;
     /** Signs the sandbox gateway's notifications: PAYMENT_SANDBOX_SECRET, or this installation's own; '' with SSLCommerz. */
     sandboxSecret: string;
     /** Signs the order links of guests' order mails (docs/decisions/0032). */
@@ -35,6 +39,7 @@ export const paymentsPlugin = fp(async (app: FastifyInstance) => {
     provider = createSandboxProvider({ db: app.db.kysely, publicUrl: () => app.config.publicUrl, secret: sandboxSecret });
   }
   app.decorate('payments', provider);
+  app.decorate('bkash', cfg.bkash ? createBkashClient(cfg.bkash) : null);
   app.decorate('sandboxSecret', sandboxSecret);
   app.decorate('orderLinkSecret', await installationSecret(app.db.kysely, 'order_links'));
 

@@ -5,6 +5,7 @@ import { ApiError } from '../lib/errors.ts';
 import { orderDeps } from '../modules/orders/deps.ts';
 import { confirmPayment } from '../modules/orders/confirm-payment.ts';
 import { handleNotification } from '../modules/orders/payment-notification.ts';
+import { handleBkashCallback } from '../modules/orders/bkash-payment.ts';
 import { settleUnpaid } from '../modules/orders/settle-unpaid.ts';
 import { sandboxMessagePage, sandboxPayPage, sandboxReturnPage } from '../modules/payments/sandbox-page.ts';
 import { completeSandboxSession, type SandboxAction, sandboxReturnFields, sandboxSession } from '../modules/payments/sandbox.provider.ts';
@@ -92,6 +93,24 @@ export async function paymentPageRoutes(app: FastifyInstance) {
         return reply.status(404).send({ error: { code: 'not_found', message: 'No such return' } });
       return handleReturn(req, reply);
     },
+  });
+
+  // ---- bKash's redirect of the shopper ---------------------------------------------------------
+
+  // bKash appends ?paymentID=…&status=success|failure|cancel to the callbackURL we gave it
+  // (tokenized checkout, create payment); the path names our payment attempt.
+  app.get<{ Params: { ref: string } }>('/payments/bkash/callback/:ref', { schema: { hide: true } }, async (req, reply) => {
+    const q = fieldsOf(req);
+    const ref = /^[A-Za-z0-9]{8,40}$/.test(req.params.ref) ? req.params.ref : '';
+    const status = ['success', 'failure', 'cancel'].includes(q.status ?? '') ? q.status! : 'failure';
+    try {
+      const r = await handleBkashCallback(orderDeps(app, req.log), { ref, paymentId: (q.paymentID ?? '').slice(0, 100), status });
+      return reply.redirect(`${outcomePath(r.page, r.invoiceId)}${r.unverified ? '&reason=unverified' : ''}`, 303);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status === 429) throw err;
+      req.log.warn({ code: err.code, ref, status }, 'a bKash callback was not accepted');
+      return reply.redirect('/orders', 303);
+    }
   });
 
   // ---- the gateway's notification (IPN) -----------------------------------------------------

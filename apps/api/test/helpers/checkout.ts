@@ -1,5 +1,6 @@
 import { deliveryCharge, type TDeliveryZone } from '@storefront/shared';
 import type { Kysely } from 'kysely';
+import { type BkashStandIn, startBkashStandIn } from './bkash-stand-in.ts';
 import { type SslcommerzStandIn, startSslcommerzStandIn } from './sslcommerz-stand-in.ts';
 import { type AppConfig, loadConfig, type OrdersConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/schema.ts';
@@ -171,4 +172,20 @@ export async function startSslcommerzApp(): Promise<{ t: TestApp; gw: Sslcommerz
     payments: { ...base.payments, provider: 'sslcommerz', sslcommerz: { storeId: gw.storeId, storePassword: gw.storePassword, baseUrl: gw.url } },
   });
   return { t, gw };
+}
+
+/**
+ * The app offering bKash, by its tokenized checkout, against a local stand-in that speaks it
+ * (cards stay on the built-in sandbox); the app's public URL is its real address, where bKash
+ * sends payers back.
+ */
+export async function startBkashApp(config: Partial<AppConfig> = {}): Promise<{ t: TestApp; bkash: BkashStandIn }> {
+  const bkash = await startBkashStandIn();
+  const base = loadConfig({});
+  const c = bkash.credentials;
+  const t = await startPaymentsApp({
+    payments: { ...base.payments, bkash: { appKey: c.appKey, appSecret: c.appSecret, username: c.username, password: c.password, baseUrl: bkash.url } },
+    ...config,
+  });
+  return { t, bkash };
 }

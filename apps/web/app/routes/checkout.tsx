@@ -44,7 +44,7 @@ import type { Route } from './+types/checkout';
 // taka, whatever the display currency.
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [addresses, branches, zones] = await Promise.all([
+  const [addresses, branches, zones, methods] = await Promise.all([
     context
       .api('/api/addresses/search', { method: 'POST', body: { page: 1, size: 50 } })
       .then(async (r) => (r.ok ? ((await r.json()) as TPage<TAddress>).list : []))
@@ -57,8 +57,13 @@ export async function loader({ context }: Route.LoaderArgs) {
       .api('/api/delivery/zones')
       .then(async (r) => (r.ok ? ((await r.json()) as { list: TDeliveryZone[] }).list : []))
       .catch(() => [] as TDeliveryZone[]),
+    // bKash is offered only when the shop has bKash credentials (the API says so).
+    context
+      .api('/api/checkouts/payment-methods')
+      .then(async (r) => (r.ok ? ((await r.json()) as { list: TPaymentMethod[] }).list : DEFAULT_METHODS))
+      .catch(() => DEFAULT_METHODS),
   ]);
-  return { addresses, showrooms: branches.filter((b) => b.kind !== 'warehouse'), zones };
+  return { addresses, showrooms: branches.filter((b) => b.kind !== 'warehouse'), zones, methods };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -66,6 +71,8 @@ export function meta({ matches }: Route.MetaArgs) {
   const { t } = metaT(matches);
   return [{ title: `${t('Checkout')} — ${brandName(settings)}` }, { name: 'robots', content: 'noindex' }];
 }
+
+const DEFAULT_METHODS: TPaymentMethod[] = ['card', 'cod', 'later'];
 
 /** The payment choices in the page's language (their titles are PAYMENT_METHOD_LABELS' texts). */
 const paymentChoices = ({ t }: Localized): { id: TPaymentMethod; title: string; text: string }[] => [
@@ -76,6 +83,7 @@ const paymentChoices = ({ t }: Localized): { id: TPaymentMethod; title: string; 
   },
   { id: 'cod', title: t('Cash on delivery'), text: t('Pay in cash when your furniture arrives (or when you collect it).') },
   { id: 'later', title: t('Pay later (booking)'), text: t('We hold the items for you. Pay at a showroom or by bank transfer, then upload the slip.') },
+  { id: 'bkash', title: t('bKash'), text: t('Pay from your bKash wallet: you approve the payment in bKash with your PIN.') },
 ];
 
 type Contact = { name: string; mobile: string; email: string };
@@ -110,7 +118,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const { t, n, digits } = l;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const { addresses, showrooms, zones } = loaderData;
+  const { addresses, showrooms, zones, methods } = loaderData;
 
   const [quote, setQuote] = useState<{ key: string; data: TCartQuote } | null>(null);
   const [quoteFailed, setQuoteFailed] = useState(false);
@@ -242,7 +250,8 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
       // A card order keeps the cart until its payment is verified (the outcome page empties
       // it then): a declined or cancelled payment must not cost the shopper their cart.
       // Cash on delivery and bookings need no payment: they are placed, the cart is done.
-      if (res.data.sale.paymentMethod === 'card' && !res.data.sale.paidAt) cartActions.awaitPayment(res.data.invoiceId);
+      if ((res.data.sale.paymentMethod === 'card' || res.data.sale.paymentMethod === 'bkash') && !res.data.sale.paidAt)
+        cartActions.awaitPayment(res.data.invoiceId);
       else cartActions.clear();
       // The gateway's page is another site: a full navigation. Outcome pages are ours.
       if (res.data.paymentUrl) window.location.assign(res.data.paymentUrl);
@@ -288,7 +297,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const submitLabel =
     total === null
       ? t('Place order')
-      : payment === 'card'
+      : payment === 'card' || payment === 'bkash'
         ? t('Pay {amount}', { amount: money.formatBdt(total) })
         : payment === 'later'
           ? t('Book now, pay later')
@@ -442,11 +451,13 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             <fieldset>
               <legend className="sr-only">{t('Payment method')}</legend>
               <div className="grid gap-3">
-                {paymentChoices(l).map((p) => (
-                  <Choice key={p.id} name="paymentMethod" value={p.id} checked={payment === p.id} onChange={() => setPayment(p.id)} title={p.title}>
-                    {p.text}
-                  </Choice>
-                ))}
+                {paymentChoices(l)
+                  .filter((p) => methods.includes(p.id))
+                  .map((p) => (
+                    <Choice key={p.id} name="paymentMethod" value={p.id} checked={payment === p.id} onChange={() => setPayment(p.id)} title={p.title}>
+                      {p.text}
+                    </Choice>
+                  ))}
               </div>
             </fieldset>
           </Section>
@@ -503,7 +514,13 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
                 total: total!,
               }}
               totalLabel={t('Total to pay')}
-              chargedLabel={payment === 'card' ? t('You will be charged') : payment === 'later' ? t('Amount due when you pay') : t('To pay on delivery')}
+              chargedLabel={
+                payment === 'card' || payment === 'bkash'
+                  ? t('You will be charged')
+                  : payment === 'later'
+                    ? t('Amount due when you pay')
+                    : t('To pay on delivery')
+              }
             />
           ) : (
             <p className="py-4 text-sm text-ink-muted" role="status">

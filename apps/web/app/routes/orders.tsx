@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { data, Link, useRevalidator, useRouteLoaderData, useSearchParams } from 'react-router';
 import type { ShellUser } from '../components/account/shell-user.ts';
 import { FileUploadField } from '../components/files/file-upload-field.tsx';
-import { DeliveryDetails, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
+import { DeliveryDetails, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge, WalletReceipt } from '../components/orders/sale-parts.tsx';
 import { Button, ButtonLink } from '../components/ui/button.tsx';
 import { Modal } from '../components/ui/modal.tsx';
 import { apiFetch } from '../lib/api-client.ts';
@@ -358,6 +358,7 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
                 })}
               </p>
             )}
+            <WalletReceipt sale={sale} />
           </Card>
           {qr && (
             <Card title={t('Show at the showroom')} className="order-5">

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation, useRevalidator, useRouteLoaderData } from 'react-router';
 import type { ShellUser } from '../components/account/shell-user.ts';
 import { AlertIcon, CheckIcon } from '../components/cart/cart-icons.tsx';
-import { DeliveryDetails, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge } from '../components/orders/sale-parts.tsx';
+import { DeliveryDetails, PaymentBadge, RetryPaymentButton, SaleItems, SaleTotals, StatusBadge, WalletReceipt } from '../components/orders/sale-parts.tsx';
 import { Button, ButtonLink } from '../components/ui/button.tsx';
 import { cartActions, useCartReady } from '../lib/cart-store.ts';
 import { useMoney } from '../lib/currency.tsx';
@@ -213,6 +213,7 @@ export default function PaymentResponse({ loaderData }: Route.ComponentProps) {
           <Card>
             <h2 className="mb-3 text-lg font-semibold">{t('Summary')}</h2>
             <SaleTotals sale={sale} money={money} />
+            <WalletReceipt sale={sale} />
           </Card>
         </div>
       ) : (

@@ -24,6 +24,7 @@ import * as m0022 from './2026-11-25-0022-settings-and-currencies.ts';
 import * as m0023 from './2026-11-25-0023-staff-invites.ts';
 import * as m0024 from './2026-11-27-0024-bangla-catalogue.ts';
 import * as m0025 from './2026-11-27-0025-shopper-language.ts';
+import * as m0027 from './2026-11-27-0027-consignments.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0023-staff-invites': m0023,
   '2026-11-27-0024-bangla-catalogue': m0024,
   '2026-11-27-0025-shopper-language': m0025,
+  '2026-11-27-0027-consignments': m0027,
 };

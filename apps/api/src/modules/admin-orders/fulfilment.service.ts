@@ -69,79 +69,93 @@ const STEP_NOTES: Record<TOrderAction, string> = {
  */
 export async function applyOrderAction(deps: OrderDeps, saleId: number, body: TOrderActionBody, staff: StaffActor): Promise<void> {
   const now = new Date().toISOString();
-  const note = body.note?.trim() ?? '';
-  const mail = await deps.db.kysely.transaction().execute(async (trx) => {
-    const sale = await locked(deps, trx, saleId);
-    const refusal = refusalOf(body.action, fulfilmentState(sale));
-    if (refusal) throw conflict('transition_not_allowed', refusal);
-    let status: TSaleStatus = ACTION_TARGET[body.action];
-    let paymentStatus = sale.payment_status as TPaymentStatus;
-    const set: Record<string, unknown> = { updated_at: now };
-    const text = [STEP_NOTES[body.action]];
+  const mail = await deps.db.kysely.transaction().execute(async (trx) => takeStep(trx, await locked(deps, trx, saleId), body, staff, now));
+  await sendStaffMail(deps, saleId, mail);
+}
 
-    switch (body.action) {
-      case 'confirm':
-        set.confirmed_at = now;
-        break;
-      case 'pack':
-        set.packed_at = now;
-        break;
-      case 'ship':
-        set.shipped_at = now;
-        break;
-      case 'deliver': {
-        set.fulfilled_at = now;
-        if (body.lines?.length) {
-          const back = await restockLines(trx, sale, body.lines, staff, now, 'refused at delivery');
-          if (back.allReturned) throw conflict('transition_not_allowed', 'Every item came back: record a return instead of a delivery');
-          text.push(`${back.units} item${back.units === 1 ? '' : 's'} refused at the door went back to stock`);
-        }
-        break;
+/** A courier whose report moved the order (docs/decisions/0040): the history says so, no staff member did. */
+export interface CourierActor {
+  courier: string;
+}
+
+/**
+ * One fulfilment step on a sale row the caller has locked, inside the caller's transaction:
+ * staff through the order screen, or a courier's status update. Returns the shopper's mail,
+ * for the caller to send after the commit.
+ */
+export async function takeStep(trx: Trx, sale: SaleRow, body: TOrderActionBody, by: StaffActor | CourierActor, now: string): Promise<StaffMail> {
+  const note = body.note?.trim() ?? '';
+  const staff: StaffActor | null = 'courier' in by ? null : by;
+  const staffId = staff?.staffId ?? null;
+  const refusal = refusalOf(body.action, fulfilmentState(sale));
+  if (refusal) throw conflict('transition_not_allowed', refusal);
+  let status: TSaleStatus = ACTION_TARGET[body.action];
+  let paymentStatus = sale.payment_status as TPaymentStatus;
+  const set: Record<string, unknown> = { updated_at: now };
+  const text = [STEP_NOTES[body.action]];
+
+  switch (body.action) {
+    case 'confirm':
+      set.confirmed_at = now;
+      break;
+    case 'pack':
+      set.packed_at = now;
+      break;
+    case 'ship':
+      set.shipped_at = now;
+      break;
+    case 'deliver': {
+      set.fulfilled_at = now;
+      if (body.lines?.length) {
+        const back = await restockLines(trx, sale, body.lines, staffId, now, 'refused at delivery');
+        if (back.allReturned) throw conflict('transition_not_allowed', 'Every item came back: record a return instead of a delivery');
+        text.push(`${back.units} item${back.units === 1 ? '' : 's'} refused at the door went back to stock`);
       }
-      case 'return': {
-        const lines = await repo.linesOf(trx, [sale.id]);
-        const wanted = body.lines?.length
-          ? body.lines
-          : lines
-              .filter((l) => l.quantity > Number(l.returned_quantity))
-              .map((l) => ({ lineNo: l.line_no, quantity: l.quantity - Number(l.returned_quantity) }));
-        if (!wanted.length) throw conflict('transition_not_allowed', 'Every item of this order has already come back');
-        const back = await restockLines(trx, sale, wanted, staff, now, 'returned');
-        text[0] = `${back.units} item${back.units === 1 ? '' : 's'} returned and back in stock`;
-        if (back.allReturned) {
-          set.returned_at = now;
-          if (heldMoney(sale) > 0) paymentStatus = 'refund_pending';
-        } else {
-          // Some units came back: a shipped order was delivered in part, a delivered one stays delivered.
-          status = 'fulfilled';
-          if (sale.status === 'shipped') set.fulfilled_at = now;
-        }
-        break;
-      }
-      case 'cancel': {
-        set.cancelled_at = now;
-        await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'The order was cancelled', now);
-        if (await repo.flipStockHeld(trx, sale.id, 1, now)) {
-          const units = await releaseStock(trx, sale.id, now, { note: `${sale.invoice_id} cancelled`, staffId: staff.staffId });
-          if (units) text.push(`${units} item${units === 1 ? '' : 's'} returned to stock`);
-        }
-        if (await repo.releaseCouponHold(trx, sale)) text.push(`coupon ${sale.coupon_code} released`);
-        if (heldMoney(sale) > 0) {
-          paymentStatus = 'refund_pending';
-          text.push(`${formatMoney(heldMoney(sale))} received is to be refunded`);
-        } else if (paymentStatus === 'pending') paymentStatus = 'cancelled';
-        break;
-      }
-      case 'convert':
-        set.kind = 'order';
-        set.confirmed_at = now;
-        // An order is not released for want of payment: the shop has taken it on.
-        set.hold_until = null;
-        break;
+      break;
     }
-    if (note) text.push(note);
-    const moved = await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { ...set, status, payment_status: paymentStatus });
-    if (!moved) throw conflict('transition_not_allowed', 'This order changed meanwhile; reload it');
+    case 'return': {
+      const lines = await repo.linesOf(trx, [sale.id]);
+      const wanted = body.lines?.length
+        ? body.lines
+        : lines.filter((l) => l.quantity > Number(l.returned_quantity)).map((l) => ({ lineNo: l.line_no, quantity: l.quantity - Number(l.returned_quantity) }));
+      if (!wanted.length) throw conflict('transition_not_allowed', 'Every item of this order has already come back');
+      const back = await restockLines(trx, sale, wanted, staffId, now, 'returned');
+      text[0] = `${back.units} item${back.units === 1 ? '' : 's'} returned and back in stock`;
+      if (back.allReturned) {
+        set.returned_at = now;
+        if (heldMoney(sale) > 0) paymentStatus = 'refund_pending';
+      } else {
+        // Some units came back: a shipped order was delivered in part, a delivered one stays delivered.
+        status = 'fulfilled';
+        if (sale.status === 'shipped') set.fulfilled_at = now;
+      }
+      break;
+    }
+    case 'cancel': {
+      set.cancelled_at = now;
+      await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'The order was cancelled', now);
+      if (await repo.flipStockHeld(trx, sale.id, 1, now)) {
+        const units = await releaseStock(trx, sale.id, now, { note: `${sale.invoice_id} cancelled`, staffId });
+        if (units) text.push(`${units} item${units === 1 ? '' : 's'} returned to stock`);
+      }
+      if (await repo.releaseCouponHold(trx, sale)) text.push(`coupon ${sale.coupon_code} released`);
+      if (heldMoney(sale) > 0) {
+        paymentStatus = 'refund_pending';
+        text.push(`${formatMoney(heldMoney(sale))} received is to be refunded`);
+      } else if (paymentStatus === 'pending') paymentStatus = 'cancelled';
+      break;
+    }
+    case 'convert':
+      set.kind = 'order';
+      set.confirmed_at = now;
+      // An order is not released for want of payment: the shop has taken it on.
+      set.hold_until = null;
+      break;
+  }
+  if (note) text.push(note);
+  const moved = await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { ...set, status, payment_status: paymentStatus });
+  if (!moved) throw conflict('transition_not_allowed', 'This order changed meanwhile; reload it');
+  if (staff) {
     await staffHistory(trx, sale.id, status, paymentStatus, staff, text.join('; '), now);
     const after = (await repo.saleById(trx, sale.id))!;
     await recordAudit(trx, staff, {
@@ -151,9 +165,17 @@ export async function applyOrderAction(deps: OrderDeps, saleId: number, body: TO
       before: snapshot(sale),
       after: { ...snapshot(after), note },
     });
-    return { kind: body.action, note } as StaffMail;
-  });
-  await sendStaffMail(deps, saleId, mail);
+  } else {
+    await repo.insertHistory(trx, {
+      sale_id: sale.id,
+      status,
+      payment_status: paymentStatus,
+      actor: 'courier',
+      note: text.join('; ').slice(0, 1000),
+      created_at: now,
+    });
+  }
+  return { kind: body.action, note } as StaffMail;
 }
 
 /**
@@ -164,7 +186,7 @@ async function restockLines(
   trx: Trx,
   sale: SaleRow,
   wanted: readonly { lineNo: number; quantity: number }[],
-  staff: StaffActor,
+  staffId: number | null,
   now: string,
   why: string,
 ): Promise<{ units: number; allReturned: boolean }> {
@@ -185,7 +207,7 @@ async function restockLines(
     const branchId = reservations.find((r) => r.sku_id === line.sku_id)?.branch_id ?? sale.branch_id ?? sale.pickup_branch_id;
     if (branchId == null) throw conflict('no_branch', 'This order has no branch to put the items back in');
     await repo.returnStock(trx, line.sku_id, branchId, quantity);
-    await recordMovement(trx, line.sku_id, branchId, quantity, 'returned', `${sale.invoice_id} ${why}`, staff.staffId, now);
+    await recordMovement(trx, line.sku_id, branchId, quantity, 'returned', `${sale.invoice_id} ${why}`, staffId, now);
     await trx
       .updateTable('sale_lines')
       .set((eb) => ({ returned_quantity: eb('returned_quantity', '+', quantity) }))

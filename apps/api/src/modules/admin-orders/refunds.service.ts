@@ -187,6 +187,7 @@ function restoredStatus(sale: SaleRow) {
 }
 
 async function askGateway(deps: OrderDeps, row: RefundRow, payment: repo.PaymentRow, staff: StaffActor): Promise<RefundRow> {
+  if (payment.provider === 'bkash') return askBkash(deps, row, payment, staff);
   let answer: RefundAnswer;
   try {
     answer = await deps.payments.refund({
@@ -213,6 +214,79 @@ async function askGateway(deps: OrderDeps, row: RefundRow, payment: repo.Payment
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * A bKash payment goes back through bKash's refund API (paymentID, trxID, amount, sku,
+ * reason; partial refunds allowed until the payment's amount is used up). bKash answers a
+ * refund Completed at once, or refuses it with a code (2026 more than was paid, 2034
+ * already reversed, 2071 too late …), which gives the balance back.
+ */
+async function askBkash(deps: OrderDeps, row: RefundRow, payment: repo.PaymentRow, staff: StaffActor): Promise<RefundRow> {
+  if (!deps.bkash || !payment.session_key || !payment.bank_tran_id) {
+    deps.log.warn({ refundId: row.id }, 'bKash is not configured: the refund stays processing');
+    return row;
+  }
+  let answer: Awaited<ReturnType<NonNullable<OrderDeps['bkash']>['refund']>>;
+  try {
+    answer = await deps.bkash.refund({
+      paymentId: payment.session_key,
+      trxId: payment.bank_tran_id,
+      amount: Number(row.amount),
+      reason: row.reason,
+      sku: `refund-${row.id}`,
+    });
+  } catch (err) {
+    // Unreachable: the refund stays processing; refreshRefund asks bKash's refund status first.
+    if (err instanceof ProviderError) {
+      deps.log.warn({ refundId: row.id, err: err.message }, 'could not reach bKash for a refund; it stays processing');
+      return row;
+    }
+    throw err;
+  }
+  if (answer.status === 'refused') return failRefund(deps, row.id, `bKash refused the refund: ${answer.code} ${answer.message}`, answer.raw, staff);
+  const now = new Date().toISOString();
+  return deps.db.kysely
+    .updateTable('refunds')
+    .set({
+      status: answer.status === 'refunded' ? 'refunded' : 'processing',
+      reference: answer.refundTrxId,
+      raw: JSON.stringify(answer.raw).slice(0, 4000),
+      updated_at: now,
+    })
+    .where('id', '=', row.id)
+    .where('status', '=', 'processing')
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** bKash's refund status for a refund it is processing: its refundTrxID among the payment's refunds. */
+async function refreshBkashRefund(deps: OrderDeps, row: RefundRow): Promise<RefundRow> {
+  const payment = row.payment_id ? (await repo.paymentsOf(deps.db.kysely, row.sale_id)).find((p) => p.id === row.payment_id) : undefined;
+  if (!payment || !deps.bkash || !payment.session_key || !payment.bank_tran_id) throw conflict('no_gateway_payment', 'This refund has no bKash payment');
+  // The refund request was never answered: asking again could refund twice, so a person checks
+  // bKash's merchant portal first (bKash's refund API takes no idempotency reference).
+  if (!row.reference) {
+    throw conflict('refund_unknown', 'bKash did not answer this refund: check the bKash merchant portal before refunding again');
+  }
+  let state: Awaited<ReturnType<NonNullable<OrderDeps['bkash']>['refundStatus']>>;
+  try {
+    state = await deps.bkash.refundStatus({ paymentId: payment.session_key, trxId: payment.bank_tran_id });
+  } catch (err) {
+    if (err instanceof ProviderError)
+      throw new ApiError('payment_provider_unavailable', 'We could not reach bKash. Please try again in a moment.', undefined, 503);
+    throw err;
+  }
+  const line = state.status === 'found' ? state.refunds.find((r) => r.refundTrxId === row.reference) : undefined;
+  if (!line || !/^completed$/i.test(line.transactionStatus)) return row;
+  const done = await deps.db.kysely
+    .updateTable('refunds')
+    .set({ status: 'refunded', raw: JSON.stringify(state.raw).slice(0, 4000), updated_at: new Date().toISOString() })
+    .where('id', '=', row.id)
+    .where('status', '=', 'processing')
+    .returningAll()
+    .executeTakeFirst();
+  return done ?? row;
+}
+
 /** A refund the gateway refused or dropped: its amount goes back to the refundable balance. */
 async function failRefund(deps: OrderDeps, refundId: number, reason: string, raw: unknown, staff: StaffActor) {
   return deps.db.kysely.transaction().execute(async (trx) => {
@@ -236,6 +310,9 @@ export async function refreshRefund(deps: OrderDeps, saleId: number, refundId: n
   const row = await deps.db.kysely.selectFrom('refunds').selectAll().where('id', '=', refundId).where('sale_id', '=', saleId).executeTakeFirst();
   if (!row) throw notFound('The refund');
   if (row.status !== 'processing') return toRefund(row);
+  if (row.payment_id && (await repo.paymentsOf(deps.db.kysely, saleId)).find((p) => p.id === row.payment_id)?.provider === 'bkash') {
+    return toRefund(await refreshBkashRefund(deps, row));
+  }
   if (!row.reference) {
     // The gateway was never reached: ask again with the same refe_id (it refunds once).
     const payment = row.payment_id ? (await repo.paymentsOf(deps.db.kysely, saleId)).find((p) => p.id === row.payment_id) : undefined;

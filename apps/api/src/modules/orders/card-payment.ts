@@ -29,11 +29,18 @@ export function checkCardAmount(provider: PaymentProvider, total: number) {
   }
 }
 
-/** A card payment of `amount` for the sale, not yet sent to the gateway (a fresh tran_id). */
-export function insertNewPayment(trx: Transaction<Database>, deps: OrderDeps, saleId: number, amount: number, nowIso: string): Promise<PaymentRow> {
+/** A card (or, with provider 'bkash', wallet) payment of `amount` for the sale, not yet sent to the gateway (a fresh tran_id). */
+export function insertNewPayment(
+  trx: Transaction<Database>,
+  deps: OrderDeps,
+  saleId: number,
+  amount: number,
+  nowIso: string,
+  provider: string = deps.payments.name,
+): Promise<PaymentRow> {
   return repo.insertPayment(trx, {
     sale_id: saleId,
-    provider: deps.payments.name,
+    provider,
     tran_id: newTranId(),
     val_id: null,
     session_key: null,

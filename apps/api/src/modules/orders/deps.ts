@@ -2,12 +2,15 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { BkashClient } from '../payments/bkash/types.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 
 /** What checkout, payments and sales need from the app; built once per request from it. */
 export interface OrderDeps {
   db: Db;
   payments: PaymentProvider;
+  /** The bKash wallet; null when it is not configured. */
+  bkash: BkashClient | null;
   config: AppConfig;
   mailer: Mailer;
   log: FastifyBaseLogger;
@@ -16,5 +19,5 @@ export interface OrderDeps {
 }
 
 export function orderDeps(app: FastifyInstance, log: FastifyBaseLogger = app.log): OrderDeps {
-  return { db: app.db, payments: app.payments, config: app.config, mailer: app.mailer, log, orderLinkSecret: app.orderLinkSecret };
+  return { db: app.db, payments: app.payments, bkash: app.bkash, config: app.config, mailer: app.mailer, log, orderLinkSecret: app.orderLinkSecret };
 }

@@ -125,6 +125,8 @@ export function saleView(
       currency: p.currency,
       riskLevel: p.risk_level,
       cardType: p.card_type,
+      // bKash's trxID is the shopper's own receipt number (it is in their wallet's statement).
+      transactionId: p.provider === 'bkash' && p.status !== 'initiated' ? p.bank_tran_id : null,
       createdAt: p.created_at,
       verifiedAt: p.verified_at,
     })),

@@ -1,6 +1,7 @@
 import type { TSaleStatus } from '@storefront/shared';
 import { ApiError, conflict, notFound } from '../../lib/errors.ts';
 import { ProviderError, VERIFIED_STATUSES } from '../payments/provider.ts';
+import { checkBkash } from './bkash-verify.ts';
 import { confirmPayment } from './confirm-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import { type Actor, addHistory, PAID_STATES, type PaymentOutcome } from './history.ts';
@@ -36,7 +37,7 @@ export async function settleUnpaid(
   const payments = await repo.paymentsOf(kysely, sale.id);
   const named = input.tranId ? payments.find((p) => p.tran_id === input.tranId) : undefined;
   if (!input.authorised && !named) throw notFound('The order');
-  if (sale.payment_method !== 'card') throw conflict('not_a_card_order', 'This order is not paid by card');
+  if (sale.payment_method !== 'card' && sale.payment_method !== 'bkash') throw conflict('not_a_card_order', 'This order is not paid by card or bKash');
   if (PAID_STATES.includes(sale.payment_status) || sale.status === 'confirmed' || sale.status === 'on_hold' || sale.status === 'fulfilled') {
     throw conflict('order_paid', 'This order has been paid, so it cannot be cancelled here. Please contact us if you want a refund.');
   }
@@ -46,7 +47,11 @@ export async function settleUnpaid(
   if (sale.status !== 'pending_payment' || (named && named.status !== 'initiated')) return { sale, changed: false };
 
   // Before letting the stock go: did the money arrive after all (a lost success return)?
-  if (payment) {
+  if (payment?.provider === 'bkash') {
+    // bKash's status query: a Completed, matching payment is recorded instead of released.
+    const check = await checkBkash(deps, sale, payment, 'provider');
+    if (check.kind === 'paid') return check.outcome;
+  } else if (payment) {
     try {
       const paid = (await deps.payments.queryByTranId(payment.tran_id)).find((t) => VERIFIED_STATUSES.has(t.status) && t.tranId === payment.tran_id);
       if (paid) return await confirmPayment(deps, { invoiceId: sale.invoice_id, valId: paid.valId, tranId: payment.tran_id, actor: 'provider' });

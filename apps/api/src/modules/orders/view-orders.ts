@@ -7,6 +7,7 @@ import type { OrderDeps } from './deps.ts';
 import * as repo from './repository.ts';
 import type { SaleRow } from './repository.ts';
 import { saleDetail, salesWithLines } from './sale-view.ts';
+import { shipmentsOf } from '../couriers/consignment-view.ts';
 
 // Orders and bookings as their owner sees them: a customer's by session, a guest's by the
 // order-access token (decision 0018). Anybody else gets a 404, never a 403: whether an
@@ -25,7 +26,11 @@ export function fileUrl(imageHost: string) {
 
 export async function getSale(deps: OrderDeps, viewer: OrderViewer, ref: { id?: number; invoiceId?: string }): Promise<TSale> {
   const row = await accessibleSale(deps, viewer, ref);
-  return saleDetail(deps.db.kysely, row, fileUrl(deps.config.imageHost));
+  const sale = await saleDetail(deps.db.kysely, row, fileUrl(deps.config.imageHost));
+  // The parcel's tracking, for the order's own shopper only (accessibleSale checked that);
+  // absent until the order is booked with a courier, as in the answer of checkout.
+  const shipment = (await shipmentsOf(deps.db.kysely, [row.id])).get(row.id);
+  return shipment ? { ...sale, shipment } : sale;
 }
 
 /** The sale ids a guest's tokens open (cookie entries whose token matches). */
@@ -56,5 +61,10 @@ export async function searchSales(deps: OrderDeps, viewer: OrderViewer, req: TSe
     sort: { createdAt: 'created_at', total: 'total', updatedAt: 'updated_at' },
     tieBreaker: 'id',
   });
-  return { ...page, list: await salesWithLines(db, page.list as SaleRow[]) };
+  const list = await salesWithLines(db, page.list as SaleRow[]);
+  const shipments = await shipmentsOf(
+    db,
+    list.map((s) => s.id),
+  );
+  return { ...page, list: list.map((s) => (shipments.has(s.id) ? { ...s, shipment: shipments.get(s.id) } : s)) };
 }

@@ -1,5 +1,6 @@
 import {
   ORDER_ACCESS_COOKIE,
+  PAYMENT_METHODS,
   PAYMENT_STATUSES,
   SALE_STATUSES,
   ZApiError,
@@ -197,6 +198,19 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  app.get(
+    '/api/checkouts/payment-methods',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'The payment methods checkout accepts now',
+        description: '`bkash` is listed only when the shop has bKash credentials; a checkout with a method not listed is refused (400).',
+        response: { 200: z.object({ list: z.array(z.enum(PAYMENT_METHODS)) }) },
+      },
+    },
+    async () => ({ list: PAYMENT_METHODS.filter((m) => m !== 'bkash' || app.bkash !== null) }),
+  );
 
   app.post(
     '/api/checkouts/payments',

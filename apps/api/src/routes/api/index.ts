@@ -5,6 +5,7 @@ import { healthRoutes } from './health.ts';
 import { kvpsRoutes } from './kvps.ts';
 import { checkoutRoutes } from './checkouts.ts';
 import { qrRoutes } from './qrs.ts';
+import { steadfastWebhookRoutes } from './couriers/steadfast.ts';
 import { salesRoutes } from './sales.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { attributeRoutes } from './attributes.ts';
@@ -69,6 +70,8 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(salesRoutes);
   await app.register(deliveryRoutes);
   await app.register(qrRoutes);
+  // Couriers' status updates (docs/decisions/0040)
+  await app.register(steadfastWebhookRoutes);
   // The back office
   await app.register(adminRoutes);
 }

@@ -164,6 +164,18 @@ export function DeliveryDetails({ sale }: { sale: TSale }) {
 }
 
 /** Opens a new payment session for an unpaid card order and goes to the gateway. */
+/** A wallet payment's receipt: bKash's trxID is what the shopper finds in their bKash statement. */
+export function WalletReceipt({ sale }: { sale: TSale }) {
+  const { t } = useT();
+  const paid = sale.payments?.find((p) => (p.status === 'valid' || p.status === 'review') && p.transactionId);
+  if (!paid?.transactionId) return null;
+  return (
+    <p className="mt-2 text-sm text-ink-muted" data-testid="wallet-receipt">
+      {t('Paid by {wallet}, transaction ID {trxId}.', { wallet: paid.cardType ?? t('bKash'), trxId: paid.transactionId })}
+    </p>
+  );
+}
+
 export function RetryPaymentButton({ invoiceId, label, variant = 'primary' }: { invoiceId: string; label?: string; variant?: 'primary' | 'secondary' }) {
   const l = useT();
   const { t } = l;

@@ -44,7 +44,12 @@ const count = (n: number) => COUNT.format(n);
 const percent = (part: number, whole: number) => (whole ? `${Math.round((part / whole) * 100)}%` : '0%');
 
 const BRAND = 'var(--color-brand-700)';
-const METHOD_COLOURS = { card: 'var(--color-brand-700)', cod: 'var(--color-accent-600)', later: 'var(--color-sand-300)' } as const;
+const METHOD_COLOURS = {
+  card: 'var(--color-brand-700)',
+  cod: 'var(--color-accent-600)',
+  later: 'var(--color-sand-300)',
+  bkash: 'var(--color-brand-600)',
+} as const;
 
 export default function AdminDashboard({ loaderData: d }: Route.ComponentProps) {
   const session = useAdminSession();

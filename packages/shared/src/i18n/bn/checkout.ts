@@ -12,6 +12,9 @@ export const checkout: Catalog = {
   'Visa, Mastercard, Amex, bKash, Nagad and internet banking through our secure payment partner.':
     'আমাদের নিরাপদ পেমেন্ট পার্টনারের মাধ্যমে ভিসা, মাস্টারকার্ড, অ্যামেক্স, বিকাশ, নগদ ও ইন্টারনেট ব্যাংকিং।',
   'Cash on delivery': 'ক্যাশ অন ডেলিভারি',
+  bKash: 'বিকাশ',
+  'Pay from your bKash wallet: you approve the payment in bKash with your PIN.': 'আপনার বিকাশ অ্যাকাউন্ট থেকে পরিশোধ করুন: বিকাশে আপনার পিন দিয়ে পেমেন্টটি অনুমোদন করবেন।',
+  'Paid by {wallet}, transaction ID {trxId}.': '{wallet} দিয়ে পরিশোধিত, লেনদেন আইডি {trxId}।',
   'Pay in cash when your furniture arrives (or when you collect it).': 'ফার্নিচার পৌঁছালে (বা আপনি সংগ্রহ করার সময়) নগদে পরিশোধ করুন।',
   'Pay later (booking)': 'পরে পরিশোধ (বুকিং)',
   'We hold the items for you. Pay at a showroom or by bank transfer, then upload the slip.':

@@ -9,6 +9,7 @@ import { adminContentRoutes } from './content.ts';
 import { adminPromotionsRoutes } from './promotions.ts';
 import { adminImportRoutes } from './imports.ts';
 import { adminOrdersRoutes } from './orders.ts';
+import { adminConsignmentRoutes } from './consignments.ts';
 import { adminPriceRoutes } from './prices.ts';
 import { adminSessionRoutes } from './session.ts';
 import { adminStaffRoutes } from './staff.ts';
@@ -23,6 +24,7 @@ export async function adminRoutes(app: FastifyInstance) {
   await app.register(adminImportRoutes);
   await app.register(adminTaxonomyRoutes);
   await app.register(adminOrdersRoutes);
+  await app.register(adminConsignmentRoutes);
   await app.register(adminCustomersRoutes);
   await app.register(adminDashboardRoutes);
   await app.register(adminDeliveryRoutes);

@@ -1,0 +1,111 @@
+import { courierStatusSteps, refusalOf } from '@storefront/shared';
+import { ApiError } from '../../lib/errors.ts';
+import { fulfilmentState, takeStep } from '../admin-orders/fulfilment.service.ts';
+import { type StaffMail, sendStaffMail } from '../orders/notify.ts';
+import * as orders from '../orders/repository.ts';
+import * as repo from './consignments.repository.ts';
+import type { CourierName, TCourierStatus, WebhookHeaders } from './courier.ts';
+import type { CourierDeps } from './deps.ts';
+
+// What a courier says about a parcel, from its webhook or from polling (docs/decisions/0040).
+// Each change of status is recorded once (the consignment's recorded status is changed with
+// a conditional update, so a replayed webhook, or a poll hearing what the webhook said,
+// records nothing), and moves the order along the fulfilment table where the table allows it
+// (fulfilment.ts courierStatusSteps): the steps are the staff's own, so a return puts the
+// lines back in stock exactly as a return recorded by staff does, and the shopper gets the
+// same mail. A status the table does not allow is recorded and moves nothing.
+
+/** Where the parcel is done with the courier: no more polling, and the order may be booked again. */
+const FINISHED: readonly TCourierStatus[] = ['delivered', 'partly_delivered', 'returned', 'cancelled'];
+
+export interface CourierReport {
+  courier: CourierName;
+  /** The courier's consignment id. */
+  consignmentId: string;
+  /** Null for a tracking note that does not change where the parcel is. */
+  status: TCourierStatus | null;
+  courierStatus: string | null;
+  message: string | null;
+  /** When the courier says it happened, if it says. */
+  updatedAt: string | null;
+  source: 'webhook' | 'poll';
+}
+
+export type ReportOutcome = 'unknown_consignment' | 'recorded' | 'unchanged';
+
+export async function recordCourierReport(deps: CourierDeps, report: CourierReport): Promise<ReportOutcome> {
+  const db = deps.db.kysely;
+  const found = await repo.consignmentByCourierId(db, report.courier, report.consignmentId);
+  if (!found) return 'unknown_consignment';
+  const now = new Date().toISOString();
+  const mails: StaffMail[] = [];
+  const outcome = await db.transaction().execute(async (trx): Promise<ReportOutcome> => {
+    // The order's row first, as every step does: reports about one order are taken one at a time.
+    const sale = await orders.lockSale(trx, deps.db.dialect, found.sale_id);
+    if (!sale) return 'unknown_consignment';
+    const row = (await repo.consignmentByCourierId(trx, report.courier, report.consignmentId))!;
+    if (report.status === null || report.courierStatus === null) {
+      if (!report.message) return 'unchanged';
+      const before = await repo.eventsOf(trx, [row.id]);
+      await repo.insertEvent(trx, {
+        consignment_id: row.id,
+        status: row.status,
+        courier_status: row.courier_status,
+        message: report.message.slice(0, 500),
+        source: report.source,
+        dedupe_key: `note:${report.updatedAt ?? ''}:${report.message.slice(0, 200)}`,
+        at: now,
+      });
+      return (await repo.eventsOf(trx, [row.id])).length > before.length ? 'recorded' : 'unchanged';
+    }
+    const active = Number(row.active) === 1 && !FINISHED.includes(report.status) ? 1 : 0;
+    const changed = await repo.changeStatus(trx, row.id, report.courierStatus, { status: report.status, active, updated_at: now });
+    if (!changed) return 'unchanged';
+    await repo.insertEvent(trx, {
+      consignment_id: row.id,
+      status: report.status,
+      courier_status: report.courierStatus,
+      message: report.message?.slice(0, 500) ?? null,
+      source: report.source,
+      dedupe_key: `status:${report.courierStatus}:${now}`,
+      at: now,
+    });
+    // Only the live consignment moves the order: a report about one cancelled earlier is history.
+    if (Number(row.active) !== 1) return 'recorded';
+    let current = sale;
+    for (const action of courierStatusSteps(report.status)) {
+      if (refusalOf(action, fulfilmentState(current))) continue;
+      mails.push(await takeStep(trx, current, { action, note: `${report.courier}: ${report.courierStatus}` }, { courier: report.courier }, now));
+      current = (await orders.saleById(trx, sale.id))!;
+    }
+    return 'recorded';
+  });
+  for (const m of mails) await sendStaffMail(deps, found.sale_id, m);
+  return outcome;
+}
+
+/**
+ * Steadfast's webhook (its documentation: "Authorization: Bearer {token}", JSON body with
+ * notification_type delivery_status or tracking_update). A forged or missing token is a 401
+ * and changes nothing; a body that is not Steadfast's is a 400.
+ */
+export async function receiveSteadfastWebhook(deps: CourierDeps, headers: WebhookHeaders, rawBody: string): Promise<ReportOutcome> {
+  const client = deps.couriers.steadfast;
+  if (!client) throw new ApiError('unauthorized', 'Steadfast is not set up for this shop');
+  const v = client.verifyWebhook(headers, rawBody);
+  if (!v.ok) {
+    if (v.reason === 'unauthorised') throw new ApiError('unauthorized', 'The webhook’s token is not this shop’s');
+    throw new ApiError('bad_request', 'Not a Steadfast status update');
+  }
+  const e = v.event;
+  if (!e.consignmentId) throw new ApiError('bad_request', 'Not a Steadfast status update');
+  return recordCourierReport(deps, {
+    courier: 'steadfast',
+    consignmentId: e.consignmentId,
+    status: e.status,
+    courierStatus: e.courierStatus,
+    message: e.message,
+    updatedAt: e.updatedAt,
+    source: 'webhook',
+  });
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { type Couriers, courierDeps } from '../modules/couriers/deps.ts';
+import { pollConsignments } from '../modules/couriers/poll-consignments.ts';
+import { createSteadfastCourier } from '../modules/couriers/steadfast.client.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The couriers configured (docs/decisions/0040); booking is offered only for these. */
+    couriers: Couriers;
+  }
+}
+
+/**
+ * The courier clients from the settings, and the poll that asks the courier about live
+ * parcels it has not reported on for a while (webhooks get lost). Every process polls;
+ * each consignment is claimed with a conditional update, so two never ask about the same one.
+ */
+export const couriersPlugin = fp(async (app: FastifyInstance) => {
+  const cfg = app.config.couriers;
+  app.decorate('couriers', { steadfast: cfg.steadfast ? createSteadfastCourier(cfg.steadfast) : null } satisfies Couriers);
+  if (!app.couriers.steadfast) return;
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      pollConsignments(courierDeps(app))
+        .catch((err) => app.log.warn({ err }, 'courier polling failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, cfg.pollEveryMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+});
