@@ -130,7 +130,8 @@ test.describe('the product page', () => {
 
     await page.goto('/shop?categoryName=Sofa%20Beds');
     await page.getByRole('link', { name: chosen!.title }).first().click();
-    await expect(page.getByRole('heading', { level: 1, name: chosen!.title })).toBeVisible();
+    // The product page's data is read after the click: allow a busy machine its time.
+    await expect(page.getByRole('heading', { level: 1, name: chosen!.title })).toBeVisible({ timeout: 15_000 });
     await expect(page).toHaveURL(/\/products\//);
 
     const price = page.getByTestId('price-now').first();
