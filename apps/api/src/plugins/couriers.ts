@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { type Couriers, courierDeps } from '../modules/couriers/deps.ts';
 import { pollConsignments } from '../modules/couriers/poll-consignments.ts';
 import { createSteadfastCourier } from '../modules/couriers/steadfast.client.ts';
+import { everyInterval } from './interval-job.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,21 +21,5 @@ export const couriersPlugin = fp(async (app: FastifyInstance) => {
   const cfg = app.config.couriers;
   app.decorate('couriers', { steadfast: cfg.steadfast ? createSteadfastCourier(cfg.steadfast) : null } satisfies Couriers);
   if (!app.couriers.steadfast) return;
-  let timer: NodeJS.Timeout | null = null;
-  let running = false;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      pollConsignments(courierDeps(app))
-        .catch((err) => app.log.warn({ err }, 'courier polling failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, cfg.pollEveryMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-  });
+  everyInterval(app, cfg.pollEveryMs, () => pollConsignments(courierDeps(app)).catch((err) => app.log.warn({ err }, 'courier polling failed')));
 });

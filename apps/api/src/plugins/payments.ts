@@ -8,6 +8,7 @@ import { createBkashClient } from '../modules/payments/bkash/bkash.client.ts';
 import type { BkashClient } from '../modules/payments/bkash/types.ts';
 import { createSandboxProvider } from '../modules/payments/sandbox.provider.ts';
 import { createSslcommerzProvider } from '../modules/payments/sslcommerz.provider.ts';
+import { everyInterval } from './interval-job.ts';
 import { expireStaleBookings } from '../modules/orders/expire-bookings.ts';
 
 declare module 'fastify' {
@@ -43,25 +44,14 @@ export const paymentsPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('sandboxSecret', sandboxSecret);
   app.decorate('orderLinkSecret', await installationSecret(app.db.kysely, 'order_links'));
 
-  let timer: NodeJS.Timeout | null = null;
-  let running = false;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      const deps = orderDeps(app);
+  everyInterval(app, SWEEP_MS, () => {
+    const deps = orderDeps(app);
+    return (
       expireStalePayments(deps)
         .catch((err) => app.log.warn({ err }, 'payment housekeeping failed'))
         // Bookings hold stock until paid; past their hold they release it (docs/decisions/0022).
         .then(() => expireStaleBookings(deps))
         .catch((err) => app.log.warn({ err }, 'booking housekeeping failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, SWEEP_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
+    );
   });
 });

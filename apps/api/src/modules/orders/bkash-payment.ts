@@ -6,7 +6,7 @@ import { PAID_STATES } from './history.ts';
 import { limitProviderChecks } from './provider-checks.ts';
 import * as repo from './repository.ts';
 import type { PaymentRow, SaleRow } from './repository.ts';
-import { settleUnpaid } from './settle-unpaid.ts';
+import { failUnstartedPayment, settleUnpaid } from './settle-unpaid.ts';
 
 // bKash as a wallet payment method, by its tokenized checkout (URL based, mode 0011):
 //   placing the order → createPayment with the server's total and the invoice → the shopper
@@ -54,15 +54,7 @@ export async function openBkashSession(deps: OrderDeps, sale: SaleRow, payment: 
     if (!(err instanceof ProviderError)) throw err;
     deps.log.warn({ err: err.message, invoiceId: sale.invoice_id }, 'bKash could not be reached; the payment fails');
   }
-  const settled = await settleUnpaid(deps, {
-    invoiceId: sale.invoice_id,
-    tranId: payment.tran_id,
-    outcome: 'failed',
-    actor: 'system',
-    authorised: true,
-    reason,
-  }).catch(() => ({ sale }));
-  return { sale: settled.sale, url: null };
+  return failUnstartedPayment(deps, sale, payment.tran_id, reason);
 }
 
 export type BkashCallbackPage = { invoiceId: string; page: 'success' | 'failed' | 'cancel'; unverified?: boolean };

@@ -1,6 +1,6 @@
 import type { OrderDeps } from './deps.ts';
 import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
-import { settleUnpaid } from './settle-unpaid.ts';
+import { failUnstartedPayment } from './settle-unpaid.ts';
 
 /**
  * Opens the gateway session for a payment row. When the gateway refuses or cannot be
@@ -58,15 +58,7 @@ export async function openPaymentSession(
     return { sale, url: session.gatewayUrl };
   } catch (err) {
     deps.log.warn({ err, invoiceId: sale.invoice_id }, 'the payment gateway refused or could not be reached; the payment fails');
-    const settled = await settleUnpaid(deps, {
-      invoiceId: sale.invoice_id,
-      tranId: payment.tran_id,
-      outcome: 'failed',
-      actor: 'system',
-      authorised: true,
-      reason: 'The payment provider could not start the payment',
-    }).catch(() => ({ sale }));
-    return { sale: settled.sale, url: null };
+    return failUnstartedPayment(deps, sale, payment.tran_id, 'The payment provider could not start the payment');
   }
 }
 

@@ -6,7 +6,7 @@ import { confirmPayment } from './confirm-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import { type Actor, addHistory, PAID_STATES, type PaymentOutcome } from './history.ts';
 import * as repo from './repository.ts';
-import type { PaymentRow } from './repository.ts';
+import type { PaymentRow, SaleRow } from './repository.ts';
 import { releaseStock } from './stock.ts';
 
 // A card order whose payment failed, was cancelled or ran out of time: its stock goes
@@ -27,6 +27,18 @@ const SALE_STATUS_FOR: Record<UnpaidOutcome, TSaleStatus> = { failed: 'payment_f
  * of the order's open payment session, which only the payer's browser and the gateway
  * know. A paid order is refused with 409; anything already settled is left as it is.
  */
+/**
+ * A payment the provider would not start (refused, unreachable): the attempt fails and its
+ * stock is released, and the shopper is answered with the order as it now stands (or as it
+ * was, if settling it failed too: the expiry job will settle it later).
+ */
+export async function failUnstartedPayment(deps: OrderDeps, sale: SaleRow, tranId: string, reason: string): Promise<{ sale: SaleRow; url: null }> {
+  const settled = await settleUnpaid(deps, { invoiceId: sale.invoice_id, tranId, outcome: 'failed', actor: 'system', authorised: true, reason }).catch(() => ({
+    sale,
+  }));
+  return { sale: settled.sale, url: null };
+}
+
 export async function settleUnpaid(
   deps: OrderDeps,
   input: { invoiceId: string; tranId?: string | null; outcome: UnpaidOutcome; actor: Actor; authorised: boolean; reason?: string },
