@@ -1,4 +1,5 @@
 import type { Locale } from '@storefront/shared';
+import type { TCodLineOutcome } from '@storefront/shared/cod-schemas';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 // Conventions that keep SQLite and PostgreSQL alike (docs/decisions/0002):
@@ -597,6 +598,29 @@ export interface ConsignmentsTable {
   polled_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The courier's own city, zone and area ids the parcel goes to (Pathao; migration 0029). */
+  destination_city_id: ColumnType<number | null, number | null | undefined, number | null>;
+  destination_zone_id: ColumnType<number | null, number | null | undefined, number | null>;
+  destination_area_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Poisha the courier quoted for carrying it, when it says (Pathao does). */
+  delivery_fee: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A provider's access token shared by every process on the database (migration 0029, docs/decisions/0041). */
+export interface ProviderTokensTable {
+  provider: 'bkash' | 'pathao';
+  account_key: string;
+  /** Sealed with a key derived from the account's own secret setting. */
+  access_token: string | null;
+  refresh_token: string | null;
+  token_hash: string | null;
+  /** Epoch milliseconds. */
+  issued_at: number | null;
+  refresh_at: number | null;
+  expires_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  updated_at: string;
 }
 
 /** Each status a courier reported for a consignment, once. */
@@ -609,6 +633,45 @@ export interface ConsignmentEventsTable {
   source: 'webhook' | 'poll' | 'staff';
   dedupe_key: string;
   at: string;
+}
+
+/** A payout a courier made for the cash it collected on delivery (migration 0028, docs/decisions/0043). */
+export interface CourierPayoutsTable {
+  id: Generated<number>;
+  courier: 'steadfast' | 'pathao';
+  reference: string;
+  /** YYYY-MM-DD */
+  paid_on: string;
+  /** Poisha: the lines' net, what the riders collected, the courier's charges. */
+  total: number;
+  collected: number;
+  charges: number;
+  source: 'csv' | 'manual';
+  note: string | null;
+  recorded_by: number | null;
+  recorded_by_name: string | null;
+  created_at: string;
+}
+
+/** One parcel line of a courier's payout, matched to its consignment when there is one. */
+export interface CourierPayoutLinesTable {
+  id: Generated<number>;
+  payout_id: number;
+  line_no: number;
+  given_consignment_id: string | null;
+  given_tracking_code: string | null;
+  given_invoice: string | null;
+  /** consignments.id */
+  consignment_ref: number | null;
+  outcome: TCodLineOutcome;
+  /** 1 when the line settles its consignment (once per consignment). */
+  counted: number;
+  /** Poisha: the consignment's amount when matched. */
+  cod_amount: number | null;
+  collected: number;
+  delivery_charge: number;
+  cod_charge: number;
+  net: number;
 }
 
 export interface SaleNotesTable {
@@ -959,6 +1022,9 @@ export interface Database {
   sale_notes: SaleNotesTable;
   consignments: ConsignmentsTable;
   consignment_events: ConsignmentEventsTable;
+  courier_payouts: CourierPayoutsTable;
+  courier_payout_lines: CourierPayoutLinesTable;
+  provider_tokens: ProviderTokensTable;
   refunds: RefundsTable;
   sandbox_refunds: SandboxRefundsTable;
   delivery_zones: DeliveryZonesTable;

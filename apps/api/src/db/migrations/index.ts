@@ -25,6 +25,8 @@ import * as m0023 from './2026-11-25-0023-staff-invites.ts';
 import * as m0024 from './2026-11-27-0024-bangla-catalogue.ts';
 import * as m0025 from './2026-11-27-0025-shopper-language.ts';
 import * as m0027 from './2026-11-27-0027-consignments.ts';
+import * as m0028 from './2026-11-27-0028-courier-payouts.ts';
+import * as m0029 from './2026-11-27-0029-provider-tokens.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -57,4 +59,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-0024-bangla-catalogue': m0024,
   '2026-11-27-0025-shopper-language': m0025,
   '2026-11-27-0027-consignments': m0027,
+  '2026-11-27-0028-courier-payouts': m0028,
+  '2026-11-27-0029-provider-tokens': m0029,
 };

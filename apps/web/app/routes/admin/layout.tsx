@@ -34,6 +34,7 @@ const NAV: { to: string; label: string; permission: TPermission; end?: boolean }
   { to: '/admin/orders', label: 'Orders', permission: 'orders.read' },
   { to: '/admin/customers', label: 'Customers', permission: 'orders.read' },
   { to: '/admin/delivery', label: 'Delivery', permission: 'orders.read' },
+  { to: '/admin/cod', label: 'Cash on delivery', permission: 'reports.read' },
   // Promotions
   { to: '/admin/discounts', label: 'Discounts', permission: 'catalogue.read' },
   { to: '/admin/coupons', label: 'Coupons', permission: 'catalogue.read' },
