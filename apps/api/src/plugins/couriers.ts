@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Couriers, courierDeps } from '../modules/couriers/deps.ts';
+import { createPathaoCourier, type PathaoOptions } from '../modules/couriers/pathao.client.ts';
 import { pollConsignments } from '../modules/couriers/poll-consignments.ts';
 import { createSteadfastCourier } from '../modules/couriers/steadfast.client.ts';
+import { sharedPathaoTokenCache } from '../modules/provider-tokens/shared-token-caches.ts';
 import { everyInterval } from './interval-job.ts';
 
 declare module 'fastify' {
@@ -13,13 +15,34 @@ declare module 'fastify' {
 }
 
 /**
+ * Pathao's client with its token kept in the database, shared by every process
+ * (docs/decisions/0041; Pathao asks that the token be stored and reused). One row per
+ * environment, client and merchant user.
+ */
+function pathaoCourier(app: FastifyInstance, opts: PathaoOptions) {
+  const tokenCache =
+    opts.tokenCache ??
+    sharedPathaoTokenCache({
+      db: app.db.kysely,
+      accountKey: `${opts.baseUrl.replace(/\/+$/, '')}|${opts.clientId}|${opts.username}`,
+      secret: opts.clientSecret,
+      refreshBeforeMs: opts.refreshBeforeMs,
+      now: opts.now,
+    });
+  return createPathaoCourier({ ...opts, tokenCache });
+}
+
+/**
  * The courier clients from the settings, and the poll that asks the courier about live
  * parcels it has not reported on for a while (webhooks get lost). Every process polls;
  * each consignment is claimed with a conditional update, so two never ask about the same one.
  */
 export const couriersPlugin = fp(async (app: FastifyInstance) => {
   const cfg = app.config.couriers;
-  app.decorate('couriers', { steadfast: cfg.steadfast ? createSteadfastCourier(cfg.steadfast) : null } satisfies Couriers);
-  if (!app.couriers.steadfast) return;
+  app.decorate('couriers', {
+    steadfast: cfg.steadfast ? createSteadfastCourier(cfg.steadfast) : null,
+    pathao: cfg.pathao ? pathaoCourier(app, cfg.pathao) : null,
+  } satisfies Couriers);
+  if (!app.couriers.steadfast && !app.couriers.pathao) return;
   everyInterval(app, cfg.pollEveryMs, () => pollConsignments(courierDeps(app)).catch((err) => app.log.warn({ err }, 'courier polling failed')));
 });

@@ -136,7 +136,7 @@ export function standInPrice(cityId: number, weightKg: number): number {
 }
 
 export async function startPathaoStandIn(
-  opts: { tokenTtlSeconds?: number; now?: () => number; storeId?: number; webhookSecret?: string } = {},
+  opts: { tokenTtlSeconds?: number; now?: () => number; storeId?: number; webhookSecret?: string; port?: number } = {},
 ): Promise<PathaoStandIn> {
   const now = opts.now ?? Date.now;
   const accessTokens = new Map<string, number>(); // token → expiry (ms)
@@ -294,7 +294,7 @@ export async function startPathaoStandIn(
     json(res, 404, { message: 'Not found', type: 'error', code: 404 });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const find = (id: string) => {

@@ -7,9 +7,8 @@ import type { SaleRow } from '../orders/repository.ts';
 import { recordAudit } from '../staff/audit.ts';
 import { consignmentDetail, recipientOf } from './consignment-view.ts';
 import * as repo from './consignments.repository.ts';
-import { type BookingResult, type ConsignmentRequest, CourierError, type CourierName } from './courier.ts';
+import { type BookingResult, type ConsignmentRequest, type Courier, CourierError, type CourierName } from './courier.ts';
 import type { CourierDeps } from './deps.ts';
-import type { SteadfastCourier } from './steadfast.client.ts';
 
 // Handing orders to a courier from the back office (docs/decisions/0040). Booking is the
 // ship step done by the courier, so it is allowed exactly where fulfilment.ts allows
@@ -22,8 +21,22 @@ const COURIER_LABEL: Record<CourierName, string> = { steadfast: 'Steadfast', pat
 
 export type BookOutcome = { orderId: number; ok: true; consignment: TConsignment } | { orderId: number; ok: false; error: ApiError };
 
-function courierOf(deps: CourierDeps, courier: CourierName): SteadfastCourier {
-  const c = courier === 'steadfast' ? deps.couriers.steadfast : null;
+/**
+ * What staff tell the courier about the parcel beyond the order itself. Pathao prices and
+ * routes by its own city, zone and area ids and by weight (docs/decisions/0040); Steadfast
+ * takes the address text only and has no weight field.
+ */
+export interface ParcelDetails {
+  destination?: { cityId: number; zoneId: number; areaId?: number };
+  weightGrams?: number;
+  itemCount?: number;
+}
+
+/** How many Pathao bookings of a selection are in flight at once: its API books one parcel a request. */
+const PATHAO_CONCURRENCY = 4;
+
+function courierOf(deps: CourierDeps, courier: CourierName): Courier {
+  const c = deps.couriers[courier];
   if (!c) throw conflict('courier_not_configured', `${COURIER_LABEL[courier]} is not set up for this shop`);
   return c;
 }
@@ -39,7 +52,15 @@ interface Claim {
   req: ConsignmentRequest;
 }
 
-async function claim(deps: CourierDeps, saleId: number, courier: CourierName, staff: StaffActor, note: string | undefined, now: string): Promise<Claim> {
+async function claim(
+  deps: CourierDeps,
+  saleId: number,
+  courier: CourierName,
+  staff: StaffActor,
+  note: string | undefined,
+  parcel: ParcelDetails,
+  now: string,
+): Promise<Claim> {
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
       const sale = await orders.lockSale(trx, deps.db.dialect, saleId);
@@ -71,8 +92,11 @@ async function claim(deps: CourierDeps, saleId: number, courier: CourierName, st
         polled_at: null,
         created_at: now,
         updated_at: now,
+        destination_city_id: parcel.destination?.cityId ?? null,
+        destination_zone_id: parcel.destination?.zoneId ?? null,
+        destination_area_id: parcel.destination?.areaId ?? null,
       });
-      const itemCount = lines.reduce((n, l) => n + l.quantity, 0);
+      const itemCount = parcel.itemCount ?? lines.reduce((n, l) => n + l.quantity, 0);
       const req: ConsignmentRequest = {
         invoice: earlier ? `${sale.invoice_id}-${earlier + 1}` : sale.invoice_id,
         recipientName: to.name,
@@ -84,9 +108,11 @@ async function claim(deps: CourierDeps, saleId: number, courier: CourierName, st
           .map((l) => `${l.quantity} × ${l.title}`)
           .join(', ')
           .slice(0, 200),
-        // Steadfast's API has no weight; furniture is weighed at the counter.
-        weightGrams: 1000 * Math.max(1, itemCount),
+        // Steadfast's API has no weight; furniture is weighed at the counter, and staff give
+        // Pathao the weight it prices by (a kilogram an item when they do not).
+        weightGrams: parcel.weightGrams ?? 1000 * Math.max(1, itemCount),
         itemCount: Math.max(1, itemCount),
+        ...(parcel.destination ? { destination: parcel.destination } : {}),
       };
       return { claimId, sale, req };
     });
@@ -118,6 +144,7 @@ async function settle(deps: CourierDeps, c: Claim, courier: CourierName, result:
       tracking_code: result.trackingCode,
       status: result.status,
       courier_status: result.courierStatus,
+      delivery_fee: result.deliveryFee,
       updated_at: now,
     });
     await repo.insertEvent(trx, {
@@ -162,10 +189,17 @@ function unreachable(courier: CourierName, err: CourierError): ApiError {
 }
 
 /** Books one order; a refusal or an unreachable courier is thrown in the one error shape. */
-export async function bookConsignment(deps: CourierDeps, saleId: number, courier: CourierName, staff: StaffActor, note?: string): Promise<TConsignment> {
+export async function bookConsignment(
+  deps: CourierDeps,
+  saleId: number,
+  courier: CourierName,
+  staff: StaffActor,
+  note?: string,
+  parcel: ParcelDetails = {},
+): Promise<TConsignment> {
   const client = courierOf(deps, courier);
   const now = new Date().toISOString();
-  const c = await claim(deps, saleId, courier, staff, note, now);
+  const c = await claim(deps, saleId, courier, staff, note, parcel, now);
   let result: BookingResult;
   try {
     result = await client.book(c.req);
@@ -179,24 +213,40 @@ export async function bookConsignment(deps: CourierDeps, saleId: number, courier
   return out.consignment;
 }
 
-/** Books a selection in one request to the courier; each order has its own outcome, in the order given. */
-export async function bookConsignments(deps: CourierDeps, saleIds: number[], courier: CourierName, staff: StaffActor): Promise<BookOutcome[]> {
+/**
+ * Books a selection; each order has its own outcome, in the order given. Steadfast takes the
+ * selection in one request (create_order/bulk-order). Pathao's bulk endpoint only queues the
+ * parcels and answers without their consignment ids, so each order is booked with a request
+ * of its own, a few at a time, and keeps its own answer.
+ */
+export async function bookConsignments(
+  deps: CourierDeps,
+  saleIds: number[],
+  courier: CourierName,
+  staff: StaffActor,
+  parcels: ReadonlyMap<number, ParcelDetails> = new Map(),
+): Promise<BookOutcome[]> {
   const client = courierOf(deps, courier);
   const now = new Date().toISOString();
   const outcomes = new Map<number, BookOutcome>();
   const claims: Claim[] = [];
   for (const id of [...new Set(saleIds)]) {
     try {
-      claims.push(await claim(deps, id, courier, staff, undefined, now));
+      claims.push(await claim(deps, id, courier, staff, undefined, parcels.get(id) ?? {}, now));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       outcomes.set(id, { orderId: id, ok: false, error: err });
     }
   }
-  if (claims.length) {
+  const steadfast = courier === 'steadfast' ? deps.couriers.steadfast : null;
+  if (claims.length && !steadfast) {
+    await eachAtMost(PATHAO_CONCURRENCY, claims, async (c) => {
+      outcomes.set(c.sale.id, await bookClaim(deps, client, c, courier, staff));
+    });
+  } else if (claims.length && steadfast) {
     let results: BookingResult[];
     try {
-      results = await client.bookMany(claims.map((c) => c.req));
+      results = await steadfast.bookMany(claims.map((c) => c.req));
     } catch (err) {
       for (const c of claims) await repo.deleteConsignment(deps.db.kysely, c.claimId);
       if (!(err instanceof CourierError)) throw err;
@@ -207,6 +257,28 @@ export async function bookConsignments(deps: CourierDeps, saleIds: number[], cou
     for (const [i, r] of results.entries()) outcomes.set(claims[i].sale.id, await settle(deps, claims[i], courier, r, staff, at));
   }
   return [...new Set(saleIds)].map((id) => outcomes.get(id)!);
+}
+
+/** One claimed order sent to the courier on its own: its consignment, or its refusal or outage as its outcome. */
+async function bookClaim(deps: CourierDeps, client: Courier, c: Claim, courier: CourierName, staff: StaffActor): Promise<BookOutcome> {
+  let result: BookingResult;
+  try {
+    result = await client.book(c.req);
+  } catch (err) {
+    await repo.deleteConsignment(deps.db.kysely, c.claimId);
+    if (err instanceof CourierError) return { orderId: c.sale.id, ok: false, error: unreachable(courier, err) };
+    throw err;
+  }
+  return settle(deps, c, courier, result, staff, new Date().toISOString());
+}
+
+/** Runs `fn` over the items with at most `limit` running at once. */
+async function eachAtMost<T>(limit: number, items: T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** The order's newest consignment with its history and the label's data. */

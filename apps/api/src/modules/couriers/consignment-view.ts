@@ -51,6 +51,15 @@ export function consignmentView(row: ConsignmentRow, events: ConsignmentEventRow
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     history: events.map((e) => ({ status: e.status, courierStatus: e.courier_status, message: e.message, source: e.source, at: e.at })),
+    deliveryFee: row.delivery_fee === null ? null : Number(row.delivery_fee),
+    destination:
+      row.destination_city_id !== null && row.destination_zone_id !== null
+        ? {
+            cityId: Number(row.destination_city_id),
+            zoneId: Number(row.destination_zone_id),
+            ...(row.destination_area_id !== null ? { areaId: Number(row.destination_area_id) } : {}),
+          }
+        : null,
     label: {
       invoice: sale.invoice_id,
       recipientName: to.name,
@@ -85,7 +94,8 @@ export async function shipmentsOf(db: Q, saleIds: number[]): Promise<Map<number,
       trackingCode: r.tracking_code ?? (r.courier === 'pathao' ? r.consignment_id : null),
       consignmentId: r.consignment_id,
       status: r.status,
-      statuses: events.filter((e) => e.consignment_id === r.id).map((e) => ({ status: e.status, message: e.message, at: e.at })),
+      // The courier's own words are the shopper's to read; a staff note ("Booked by …") is not.
+      statuses: events.filter((e) => e.consignment_id === r.id).map((e) => ({ status: e.status, message: e.source === 'staff' ? null : e.message, at: e.at })),
     });
   }
   return out;

@@ -51,7 +51,7 @@ export function deleteConsignment(db: Q, id: number) {
 export function markBooked(
   db: Q,
   id: number,
-  set: { consignment_id: string; tracking_code: string | null; status: string; courier_status: string; updated_at: string },
+  set: { consignment_id: string; tracking_code: string | null; status: string; courier_status: string; delivery_fee: number | null; updated_at: string },
 ) {
   return db.updateTable('consignments').set(set).where('id', '=', id).execute();
 }

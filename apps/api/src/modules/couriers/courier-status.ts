@@ -6,6 +6,7 @@ import * as orders from '../orders/repository.ts';
 import * as repo from './consignments.repository.ts';
 import type { CourierName, TCourierStatus, WebhookHeaders } from './courier.ts';
 import type { CourierDeps } from './deps.ts';
+import { pathaoStatus } from './pathao.client.ts';
 
 // What a courier says about a parcel, from its webhook or from polling (docs/decisions/0040).
 // Each change of status is recorded once (the consignment's recorded status is changed with
@@ -108,4 +109,99 @@ export async function receiveSteadfastWebhook(deps: CourierDeps, headers: Webhoo
     updatedAt: e.updatedAt,
     source: 'webhook',
   });
+}
+
+/**
+ * Pathao's statuses as its order-info answer spells them (order_status_slug), the one
+ * vocabulary kept for Pathao: its webhook names the same steps as events (its "Webhook
+ * Integration" page: order.created … order.exchanged), so a poll that hears what the webhook
+ * said finds the status already recorded.
+ */
+const PATHAO_SLUGS = [
+  'Pending',
+  'Pickup_Requested',
+  'Assigned_for_Pickup',
+  'Picked',
+  'Pickup_Failed',
+  'Pickup_Cancelled',
+  'At_the_Sorting_HUB',
+  'In_Transit',
+  'Received_at_Last_Mile_HUB',
+  'Assigned_for_Delivery',
+  'Delivered',
+  'Partial_Delivery',
+  'Return',
+  'Delivery_Failed',
+  'On_Hold',
+  'Payment_Invoice',
+  'Paid_Return',
+  'Exchange',
+] as const;
+
+/** Webhook events whose name is not the slug's. */
+const PATHAO_EVENT_SLUG: Record<string, string> = {
+  'order.created': 'Pending',
+  'order.returned': 'Return',
+  'order.paid': 'Payment_Invoice',
+  'order.exchanged': 'Exchange',
+};
+
+const slugKey = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/^order\./, '')
+    .replace(/[\s-]+/g, '_');
+const SLUG_BY_KEY = new Map<string, string>(PATHAO_SLUGS.map((slug) => [slugKey(slug), slug]));
+
+/** A Pathao webhook event ("order.at-the-sorting-hub"), slug or label ("At the Sorting HUB") as its slug; unknown ones as given. */
+export function pathaoSlug(status: string): string {
+  const event = PATHAO_EVENT_SLUG[status.trim().toLowerCase()];
+  return event ?? SLUG_BY_KEY.get(slugKey(status)) ?? status.trim();
+}
+
+/**
+ * What Pathao said, in the shop's words: where the parcel is (pathao.client.ts's table:
+ * picked → picked_up, sorting hub … out for delivery → in_transit, delivered, return →
+ * returned, pickup cancelled → cancelled), so the order takes the same steps as with
+ * Steadfast. An event that says nothing about where the parcel is (order.updated, order.paid)
+ * becomes a line in the parcel's history.
+ */
+export function pathaoReport(r: {
+  consignmentId: string;
+  courierStatus: string;
+  message: string | null;
+  updatedAt: string | null;
+  source: CourierReport['source'];
+}): CourierReport {
+  const slug = pathaoSlug(r.courierStatus);
+  const status = pathaoStatus(slug);
+  if (status === null) {
+    return { ...r, courier: 'pathao', status: null, courierStatus: null, message: r.message ?? `Pathao: ${slug.replace(/_/g, ' ')}` };
+  }
+  return { ...r, courier: 'pathao', status, courierStatus: slug };
+}
+
+export type PathaoWebhookOutcome = ReportOutcome | 'integration' | 'ignored';
+
+/**
+ * Pathao's webhook (its "Webhook Integration" page: X-PATHAO-Signature carries the secret
+ * entered in the panel; events order.*). A forged or missing secret is a 401 and changes
+ * nothing; the panel's integration check is answered without touching any order.
+ */
+export async function receivePathaoWebhook(deps: CourierDeps, headers: WebhookHeaders, rawBody: string): Promise<PathaoWebhookOutcome> {
+  const client = deps.couriers.pathao;
+  if (!client) throw new ApiError('unauthorized', 'Pathao is not set up for this shop');
+  const v = client.verifyWebhook(headers, rawBody);
+  if (!v.ok) {
+    if (v.reason === 'unauthorised') throw new ApiError('unauthorized', 'The webhook’s signature is not this shop’s');
+    throw new ApiError('bad_request', 'Not a Pathao status update');
+  }
+  const e = v.event;
+  if (e.kind === 'integration') return 'integration';
+  if (e.kind !== 'status' || !e.consignmentId || !e.courierStatus) return 'ignored';
+  return recordCourierReport(
+    deps,
+    pathaoReport({ consignmentId: e.consignmentId, courierStatus: e.courierStatus, message: e.message, updatedAt: e.updatedAt, source: 'webhook' }),
+  );
 }

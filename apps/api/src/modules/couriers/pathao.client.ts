@@ -16,7 +16,7 @@ import {
   takaTextToMinor,
 } from './courier.ts';
 import { fieldErrors, isRecord, type JsonAnswer, requestJson, secretsEqual, stringOrNull } from './courier-http.ts';
-import { memoryTokenCache, type PathaoToken, type TokenCache } from './pathao-token.ts';
+import { memoryTokenCache, PATHAO_REFRESH_BEFORE_MS, type PathaoToken, pathaoRefreshAt, type TokenCache } from './pathao-token.ts';
 
 // Pathao Courier, by its "Merchant API Integration Documentation" (merchant panel → Developer
 // API). OAuth 2.0 password grant, then bearer calls:
@@ -198,10 +198,10 @@ export function createPathaoCourier(opts: PathaoOptions): PathaoCourier {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const cache = opts.tokenCache ?? memoryTokenCache();
   const now = opts.now ?? Date.now;
-  const refreshBeforeMs = opts.refreshBeforeMs ?? 3_600_000;
+  const refreshBeforeMs = opts.refreshBeforeMs ?? PATHAO_REFRESH_BEFORE_MS;
   let inFlight: Promise<string> | null = null;
 
-  const fresh = (t: PathaoToken) => now() < t.expiresAt - Math.min(refreshBeforeMs, (t.expiresAt - t.issuedAt) / 2);
+  const fresh = (t: PathaoToken) => now() < pathaoRefreshAt(t, refreshBeforeMs);
 
   async function issue(grant: Record<string, string>): Promise<PathaoToken | null> {
     const issuedAt = now();
@@ -239,6 +239,14 @@ export function createPathaoCourier(opts: PathaoOptions): PathaoCourier {
   async function obtain(): Promise<string> {
     const cached = await cache.get();
     if (cached && fresh(cached)) return cached.accessToken;
+    // A cache shared by processes lets one of them renew at a time (docs/decisions/0041).
+    return cache.renewing ? cache.renewing(renew) : renew();
+  }
+
+  /** Reads the token again (another process may just have renewed it), then refreshes or asks with the password. */
+  async function renew(): Promise<string> {
+    const cached = await cache.get();
+    if (cached && fresh(cached)) return cached.accessToken;
     let token: PathaoToken | null = null;
     if (cached?.refreshToken) token = await issue({ grant_type: 'refresh_token', refresh_token: cached.refreshToken });
     token ??= await issue({ grant_type: 'password', username: opts.username, password: opts.password });
@@ -268,8 +276,11 @@ export function createPathaoCourier(opts: PathaoOptions): PathaoCourier {
       } catch (err) {
         // Pathao revoked or expired the token before we expected: forget it and try once more.
         if (attempt === 0 && err instanceof CourierError && err.reason === 'unauthorised') {
-          const cached = await cache.get();
-          if (cached?.accessToken === token) await cache.set({ ...cached, expiresAt: 0 });
+          if (cache.forget) await cache.forget(token);
+          else {
+            const cached = await cache.get();
+            if (cached?.accessToken === token) await cache.set({ ...cached, expiresAt: 0 });
+          }
           continue;
         }
         throw err;

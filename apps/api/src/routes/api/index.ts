@@ -5,6 +5,7 @@ import { healthRoutes } from './health.ts';
 import { kvpsRoutes } from './kvps.ts';
 import { checkoutRoutes } from './checkouts.ts';
 import { qrRoutes } from './qrs.ts';
+import { pathaoWebhookRoutes } from './couriers/pathao.ts';
 import { steadfastWebhookRoutes } from './couriers/steadfast.ts';
 import { salesRoutes } from './sales.ts';
 import { deliveryRoutes } from './delivery.ts';
@@ -72,6 +73,7 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(qrRoutes);
   // Couriers' status updates (docs/decisions/0040)
   await app.register(steadfastWebhookRoutes);
+  await app.register(pathaoWebhookRoutes);
   // The back office
   await app.register(adminRoutes);
 }

@@ -175,6 +175,14 @@ export function createBkashClient(opts: BkashOptions): BkashClient {
   async function acquire(): Promise<string> {
     const cached = await cache.get(cacheKey);
     if (cached && now() < cached.refreshAt) return cached.idToken;
+    // A cache shared by processes lets one of them renew at a time (docs/decisions/0041).
+    return cache.renewing ? cache.renewing(cacheKey, renew) : renew();
+  }
+
+  /** Reads the token again (another process may just have renewed it), then refreshes or grants. */
+  async function renew(): Promise<string> {
+    const cached = await cache.get(cacheKey);
+    if (cached && now() < cached.refreshAt) return cached.idToken;
     try {
       let fresh: CachedToken | null = null;
       // Refresh rather than grant: grants are what bKash counts against the merchant.
@@ -218,8 +226,11 @@ export function createBkashClient(opts: BkashOptions): BkashClient {
       if (refusedToken) {
         if (attempt > 0) throw new ProviderError('bKash refused a freshly granted token');
         // Forget it only if nobody has replaced it meanwhile.
-        const cached = await cache.get(cacheKey);
-        if (cached?.idToken === token) await cache.set(cacheKey, null);
+        if (cache.forget) await cache.forget(cacheKey, token);
+        else {
+          const cached = await cache.get(cacheKey);
+          if (cached?.idToken === token) await cache.set(cacheKey, null);
+        }
         continue;
       }
       if (!json) throw new ProviderError(`bKash answered ${httpStatus} without JSON`);

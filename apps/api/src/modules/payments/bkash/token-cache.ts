@@ -3,8 +3,10 @@
 // than twice within an hour may be blocked for an hour, so a token is granted once, reused,
 // and renewed with its refresh_token shortly before it expires.
 //
-// In memory here; a later step can put the same two calls in front of a table so that every
-// API process shares one token (get reads the row, set upserts it).
+// In memory here (one process, and the unit tests); in the app the cache is the database's
+// (modules/provider-tokens, docs/decisions/0041), shared by every API process, which also
+// offers `renewing` (one process renews at a time) and `forget` (a refused token is dropped
+// only if it is still the cached one).
 
 export interface CachedToken {
   idToken: string;
@@ -18,8 +20,12 @@ export interface CachedToken {
 
 export interface TokenCache {
   get(key: string): Promise<CachedToken | null>;
-  /** null forgets the token (bKash refused it). */
+  /** null forgets the token. */
   set(key: string, token: CachedToken | null): Promise<void>;
+  /** A cache shared by processes: runs `renew` holding the key's renewal lease, so one process asks bKash at a time. */
+  renewing?<T>(key: string, renew: () => Promise<T>): Promise<T>;
+  /** Forgets this id_token (bKash refused it) if it is still the cached one, keeping its refresh_token. */
+  forget?(key: string, idToken: string): Promise<void>;
 }
 
 export function createMemoryTokenCache(): TokenCache {
@@ -31,6 +37,9 @@ export function createMemoryTokenCache(): TokenCache {
     async set(key, token) {
       if (token) tokens.set(key, { ...token });
       else tokens.delete(key);
+    },
+    async forget(key, idToken) {
+      if (tokens.get(key)?.idToken === idToken) tokens.delete(key);
     },
   };
 }
