@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +88,24 @@ describe('checkProductionSafety', () => {
   it('lets a live SSLCommerz shop with its own secrets start', () => {
     expect(problems(LIVE)).toEqual([]);
     expect(checkProductionSafety(loadConfig(LIVE), LIVE)).toBeNull();
+  });
+
+  it('refuses a wallet pointed at its sandbox or anywhere but its live gateway, unless it is a demo', () => {
+    const bkash = { BKASH_APP_KEY: 'k', BKASH_APP_SECRET: 's', BKASH_USERNAME: 'u', BKASH_PASSWORD: 'p' };
+    expect(problems({ ...LIVE, ...bkash })).toEqual([
+      expect.stringMatching(/^bKash points at tokenized\.sandbox\.bka\.sh, not the live gateway: set BKASH_SANDBOX=false/),
+    ]);
+    expect(problems({ ...LIVE, ...bkash, BKASH_SANDBOX: 'false' })).toEqual([]);
+    expect(problems({ ...LIVE, ...bkash, BKASH_SANDBOX: 'false', BKASH_BASE_URL: 'http://127.0.0.1:9/v1.2.0-beta' })).toHaveLength(1);
+    expect(problems({ ...LIVE, ...bkash, ALLOW_TEST_PAYMENTS: '1' })).toEqual([]);
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    const nagad = {
+      NAGAD_MERCHANT_ID: '683002007104225',
+      NAGAD_MERCHANT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      NAGAD_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    };
+    expect(problems({ ...LIVE, ...nagad })).toEqual([expect.stringMatching(/^Nagad points at sandbox\.mynagad\.com:10080, not the live gateway/)]);
+    expect(problems({ ...LIVE, ...nagad, NAGAD_SANDBOX: 'false' })).toEqual([]);
   });
 
   it('takes NODE_ENV=production or an https PUBLIC_URL for production', () => {

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PathaoOptions, pathaoFromEnv } from './modules/couriers/pathao.client.ts';
 import { type SteadfastOptions, steadfastFromEnv } from './modules/couriers/steadfast.client.ts';
-import { fromEnv as bkashFromEnv } from './modules/payments/bkash/bkash.client.ts';
+import { BKASH_LIVE_URL, fromEnv as bkashFromEnv } from './modules/payments/bkash/bkash.client.ts';
 import type { BkashOptions } from './modules/payments/bkash/types.ts';
+import { NAGAD_LIVE_URL, fromEnv as nagadFromEnv } from './modules/payments/nagad/nagad.client.ts';
+import type { NagadOptions } from './modules/payments/nagad/types.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -154,6 +156,12 @@ export interface PaymentsConfig {
    * checkout does not offer bKash.
    */
   bkash: BkashOptions | null;
+  /**
+   * The Nagad wallet (NAGAD_MERCHANT_ID, NAGAD_MERCHANT_PRIVATE_KEY, NAGAD_PUBLIC_KEY,
+   * NAGAD_SANDBOX, NAGAD_BASE_URL, NAGAD_SERVER_IP, NAGAD_MERCHANT_NUMBER); null unless the id
+   * and both keys are set, and then checkout does not offer Nagad (docs/decisions/0042).
+   */
+  nagad: NagadOptions | null;
 }
 
 export interface AccountsConfig {
@@ -237,6 +245,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         BKASH_APP_SECRET: secretFromEnv(env, 'BKASH_APP_SECRET'),
         BKASH_PASSWORD: secretFromEnv(env, 'BKASH_PASSWORD'),
       }),
+      nagad: nagadFromEnv({
+        ...env,
+        NAGAD_MERCHANT_PRIVATE_KEY: secretFromEnv(env, 'NAGAD_MERCHANT_PRIVATE_KEY'),
+        NAGAD_PUBLIC_KEY: secretFromEnv(env, 'NAGAD_PUBLIC_KEY'),
+      }),
     },
     orders: {
       // 99 is the most a checkout request may carry at all (LINE_QUANTITY_CEILING).
@@ -272,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         ...env,
         PATHAO_CLIENT_SECRET: secretFromEnv(env, 'PATHAO_CLIENT_SECRET'),
         PATHAO_PASSWORD: secretFromEnv(env, 'PATHAO_PASSWORD'),
+        PATHAO_WEBHOOK_SECRET: secretFromEnv(env, 'PATHAO_WEBHOOK_SECRET'),
       }),
       pollEveryMs: positive(env.COURIER_POLL_MINUTES, 10) * 60_000,
       pollStaleMs: positive(env.COURIER_POLL_STALE_MINUTES, 60) * 60_000,
@@ -342,8 +356,12 @@ export const SECRET_SETTINGS = [
   'STEADFAST_WEBHOOK_TOKEN',
   'PATHAO_CLIENT_SECRET',
   'PATHAO_PASSWORD',
+  'PATHAO_WEBHOOK_SECRET',
   'BKASH_APP_SECRET',
   'BKASH_PASSWORD',
+  'NAGAD_MERCHANT_PRIVATE_KEY',
+  // Not a secret, but a PEM file is the natural way to hand it over (NAGAD_PUBLIC_KEY_FILE).
+  'NAGAD_PUBLIC_KEY',
 ] as const;
 export type SecretSetting = (typeof SECRET_SETTINGS)[number];
 
@@ -414,6 +432,19 @@ export function productionProblems(config: AppConfig, env: NodeJS.ProcessEnv): s
     problems.push(
       `SSLCommerz points at ${new URL(pay.sslcommerz.baseUrl).host}, not the live gateway: unset SSLCOMMERZ_SANDBOX and SSLCOMMERZ_BASE_URL (or ALLOW_TEST_PAYMENTS=1 for a demo)`,
     );
+  }
+  // A wallet pointed at its sandbox (or a stand-in) would take no money while the shop hands
+  // over goods as paid: production talks to the live gateways only (decisions 0041, 0042).
+  for (const [name, wallet, live] of [
+    ['bKash', pay.bkash, BKASH_LIVE_URL],
+    ['Nagad', pay.nagad, NAGAD_LIVE_URL],
+  ] as const) {
+    if (wallet && !demo && new URL(wallet.baseUrl).host !== new URL(live).host) {
+      const prefix = name.toUpperCase();
+      problems.push(
+        `${name} points at ${new URL(wallet.baseUrl).host}, not the live gateway: set ${prefix}_SANDBOX=false and unset ${prefix}_BASE_URL (or ALLOW_TEST_PAYMENTS=1 for a demo)`,
+      );
+    }
   }
   // Only the secrets in use: the sandbox secret means nothing with SSLCommerz (and, outside
   // a demo, the sandbox itself is refused above).

@@ -355,6 +355,7 @@ describe('the dashboard’s figures', () => {
       { method: 'cod', orders: 5, amount: 540_000 }, // A, E, H, I, K
       { method: 'later', orders: 2, amount: 420_000 }, // F, P
       { method: 'bkash', orders: 0, amount: 0 },
+      { method: 'nagad', orders: 0, amount: 0 },
     ]);
   });
 
@@ -377,6 +378,7 @@ describe('the dashboard’s figures', () => {
       { method: 'cod', orders: 6, amount: 690_000 },
       { method: 'later', orders: 2, amount: 420_000 },
       { method: 'bkash', orders: 0, amount: 0 },
+      { method: 'nagad', orders: 0, amount: 0 },
     ]);
     // The periods do not depend on the window.
     expect(d.today).toEqual((await dashboard.read(30, NOW)).today);

@@ -7,7 +7,8 @@ import type { Minor } from './money.ts';
 // API's bodies and answers are in checkout-schemas.ts: the browser loads no zod (decision 0030).
 
 // bkash: the bKash wallet's tokenized checkout, offered only when the shop has bKash credentials.
-export const PAYMENT_METHODS = ['card', 'cod', 'later', 'bkash'] as const;
+// nagad: the Nagad wallet's online payment gateway, offered only when the shop has Nagad's keys.
+export const PAYMENT_METHODS = ['card', 'cod', 'later', 'bkash', 'nagad'] as const;
 export type TPaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const DELIVERY_METHODS = ['home_delivery', 'showroom_pickup'] as const;
@@ -35,6 +36,7 @@ export const PAYMENT_METHOD_LABELS: Record<TPaymentMethod, string> = {
   cod: 'Cash on delivery',
   later: 'Pay later (booking)',
   bkash: 'bKash',
+  nagad: 'Nagad',
 };
 
 // ---------------------------------------------------------------------------

@@ -6,6 +6,9 @@ import { expireStalePayments } from '../modules/orders/expire-payments.ts';
 import type { PaymentProvider } from '../modules/payments/provider.ts';
 import { createBkashClient } from '../modules/payments/bkash/bkash.client.ts';
 import type { BkashClient } from '../modules/payments/bkash/types.ts';
+import { createNagadClient } from '../modules/payments/nagad/nagad.client.ts';
+import type { NagadClient } from '../modules/payments/nagad/types.ts';
+import { sharedBkashTokenCache } from '../modules/provider-tokens/shared-token-caches.ts';
 import { createSandboxProvider } from '../modules/payments/sandbox.provider.ts';
 import { createSslcommerzProvider } from '../modules/payments/sslcommerz.provider.ts';
 import { everyInterval } from './interval-job.ts';
@@ -17,6 +20,8 @@ declare module 'fastify' {
     payments: PaymentProvider;
     /** The bKash wallet's tokenized checkout; null when BKASH_* is not configured (checkout then refuses 'bkash'). */
     bkash: BkashClient | null;
+    /** The Nagad wallet's checkout; null when NAGAD_* is not configured (checkout then refuses 'nagad'). */
+    nagad: NagadClient | null;
     /** Signs the sandbox gateway's notifications: PAYMENT_SANDBOX_SECRET, or this installation's own; '' with SSLCommerz. */
     sandboxSecret: string;
     /** Signs the order links of guests' order mails (docs/decisions/0032). */
@@ -40,7 +45,18 @@ export const paymentsPlugin = fp(async (app: FastifyInstance) => {
     provider = createSandboxProvider({ db: app.db.kysely, publicUrl: () => app.config.publicUrl, secret: sandboxSecret });
   }
   app.decorate('payments', provider);
-  app.decorate('bkash', cfg.bkash ? createBkashClient(cfg.bkash) : null);
+  // bKash's id_token is shared by every process on the database (docs/decisions/0041): bKash
+  // blocks a merchant that asks for tokens too often.
+  app.decorate(
+    'bkash',
+    cfg.bkash
+      ? createBkashClient({
+          ...cfg.bkash,
+          tokenCache: cfg.bkash.tokenCache ?? sharedBkashTokenCache({ db: app.db.kysely, secret: cfg.bkash.appSecret, now: cfg.bkash.now }),
+        })
+      : null,
+  );
+  app.decorate('nagad', cfg.nagad ? createNagadClient(cfg.nagad) : null);
   app.decorate('sandboxSecret', sandboxSecret);
   app.decorate('orderLinkSecret', await installationSecret(app.db.kysely, 'order_links'));
 

@@ -6,6 +6,7 @@ import { orderDeps } from '../modules/orders/deps.ts';
 import { confirmPayment } from '../modules/orders/confirm-payment.ts';
 import { handleNotification } from '../modules/orders/payment-notification.ts';
 import { handleBkashCallback } from '../modules/orders/bkash-payment.ts';
+import { handleNagadCallback } from '../modules/orders/nagad-payment.ts';
 import { settleUnpaid } from '../modules/orders/settle-unpaid.ts';
 import { sandboxMessagePage, sandboxPayPage, sandboxReturnPage } from '../modules/payments/sandbox-page.ts';
 import { completeSandboxSession, type SandboxAction, sandboxReturnFields, sandboxSession } from '../modules/payments/sandbox.provider.ts';
@@ -109,6 +110,25 @@ export async function paymentPageRoutes(app: FastifyInstance) {
     } catch (err) {
       if (!(err instanceof ApiError) || err.status === 429) throw err;
       req.log.warn({ code: err.code, ref, status }, 'a bKash callback was not accepted');
+      return reply.redirect('/orders', 303);
+    }
+  });
+
+  // ---- Nagad's redirect of the shopper ---------------------------------------------------------
+
+  // Nagad appends ?merchant=…&order_id=…&payment_ref_id=…&status=…&status_code=…&payment_dt=…
+  // &issuer_payment_ref=… to the merchantCallbackURL we gave it (guide §5.2.8.2.6); the path
+  // names our payment attempt. Only verify/payment decides (docs/decisions/0042).
+  app.get<{ Params: { ref: string } }>('/payments/nagad/callback/:ref', { schema: { hide: true } }, async (req, reply) => {
+    const q = fieldsOf(req);
+    const ref = /^[A-Za-z0-9]{8,40}$/.test(req.params.ref) ? req.params.ref : '';
+    const status = (q.status ?? '').slice(0, 30);
+    try {
+      const r = await handleNagadCallback(orderDeps(app, req.log), { ref, paymentRefId: (q.payment_ref_id ?? '').slice(0, 200), status });
+      return reply.redirect(`${outcomePath(r.page, r.invoiceId)}${r.unverified ? '&reason=unverified' : ''}`, 303);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status === 429) throw err;
+      req.log.warn({ code: err.code, ref, status }, 'a Nagad callback was not accepted');
       return reply.redirect('/orders', 303);
     }
   });

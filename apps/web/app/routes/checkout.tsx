@@ -57,7 +57,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       .api('/api/delivery/zones')
       .then(async (r) => (r.ok ? ((await r.json()) as { list: TDeliveryZone[] }).list : []))
       .catch(() => [] as TDeliveryZone[]),
-    // bKash is offered only when the shop has bKash credentials (the API says so).
+    // bKash and Nagad are offered only when the shop has their credentials (the API says so).
     context
       .api('/api/checkouts/payment-methods')
       .then(async (r) => (r.ok ? ((await r.json()) as { list: TPaymentMethod[] }).list : DEFAULT_METHODS))
@@ -84,6 +84,7 @@ const paymentChoices = ({ t }: Localized): { id: TPaymentMethod; title: string; 
   { id: 'cod', title: t('Cash on delivery'), text: t('Pay in cash when your furniture arrives (or when you collect it).') },
   { id: 'later', title: t('Pay later (booking)'), text: t('We hold the items for you. Pay at a showroom or by bank transfer, then upload the slip.') },
   { id: 'bkash', title: t('bKash'), text: t('Pay from your bKash wallet: you approve the payment in bKash with your PIN.') },
+  { id: 'nagad', title: t('Nagad'), text: t('Pay from your Nagad wallet: you approve the payment on Nagad’s page with a code and your PIN.') },
 ];
 
 type Contact = { name: string; mobile: string; email: string };
@@ -250,8 +251,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
       // A card order keeps the cart until its payment is verified (the outcome page empties
       // it then): a declined or cancelled payment must not cost the shopper their cart.
       // Cash on delivery and bookings need no payment: they are placed, the cart is done.
-      if ((res.data.sale.paymentMethod === 'card' || res.data.sale.paymentMethod === 'bkash') && !res.data.sale.paidAt)
-        cartActions.awaitPayment(res.data.invoiceId);
+      if (['card', 'bkash', 'nagad'].includes(res.data.sale.paymentMethod) && !res.data.sale.paidAt) cartActions.awaitPayment(res.data.invoiceId);
       else cartActions.clear();
       // The gateway's page is another site: a full navigation. Outcome pages are ours.
       if (res.data.paymentUrl) window.location.assign(res.data.paymentUrl);
@@ -297,7 +297,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const submitLabel =
     total === null
       ? t('Place order')
-      : payment === 'card' || payment === 'bkash'
+      : payment === 'card' || payment === 'bkash' || payment === 'nagad'
         ? t('Pay {amount}', { amount: money.formatBdt(total) })
         : payment === 'later'
           ? t('Book now, pay later')
@@ -515,7 +515,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
               }}
               totalLabel={t('Total to pay')}
               chargedLabel={
-                payment === 'card' || payment === 'bkash'
+                payment === 'card' || payment === 'bkash' || payment === 'nagad'
                   ? t('You will be charged')
                   : payment === 'later'
                     ? t('Amount due when you pay')

@@ -106,6 +106,14 @@ export async function createRefund(
         payment = (await repo.paymentsOf(trx, sale.id)).reverse().find((p) => (p.status === 'valid' || p.status === 'review') && p.bank_tran_id);
         if (!payment)
           throw conflict('no_gateway_payment', 'This order has no card payment to refund through the gateway: record a bank, cash or wallet refund');
+        // Nagad publishes no refund API (docs/decisions/0042): the money goes back from Nagad's
+        // merchant portal, and the refund is recorded here by hand with its reference.
+        if (payment.provider === 'nagad')
+          throw conflict(
+            'refund_not_supported',
+            'Nagad payments cannot be refunded through the gateway: refund the payer from the Nagad merchant portal, then record a wallet refund with its reference',
+            { method: 'Record a wallet refund for Nagad payments' },
+          );
         // One gateway payment cannot give back more than it took.
         const fromIt = await trx
           .selectFrom('refunds')

@@ -30,6 +30,7 @@ import { mailLocale } from '../mail/locale.ts';
 import { notifyShop, sendOrderMail } from './notify.ts';
 import { openPaymentSession } from './open-payment-session.ts';
 import { assertBkashOffered, openBkashSession } from './bkash-payment.ts';
+import { assertNagadOffered, openNagadSession } from './nagad-payment.ts';
 import * as repo from './repository.ts';
 import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
 import { type SaleParts, saleView } from './sale-view.ts';
@@ -167,7 +168,7 @@ async function replayCheckout(deps: OrderDeps, key: string, owner: string, reque
   let paymentUrl: string | null = null;
   let redirectTo: string;
   if (sale.payment_method === 'later') redirectTo = outcomePath('later', sale.invoice_id);
-  else if ((sale.payment_method !== 'card' && sale.payment_method !== 'bkash') || sale.payment_status === 'paid')
+  else if ((sale.payment_method !== 'card' && sale.payment_method !== 'bkash' && sale.payment_method !== 'nagad') || sale.payment_status === 'paid')
     redirectTo = outcomePath('success', sale.invoice_id);
   else {
     const open = (await repo.paymentsOf(db, sale.id)).find((p) => p.status === 'initiated' && p.gateway_url);
@@ -214,8 +215,9 @@ export async function placeOrder(
   const nowIso = now.toISOString();
   const method: TPaymentMethod = body.paymentMethod;
   if (method === 'bkash') assertBkashOffered(deps);
-  // A bKash order waits for its wallet payment exactly as a card order waits for the gateway.
-  const paidOnline = method === 'card' || method === 'bkash';
+  if (method === 'nagad') assertNagadOffered(deps);
+  // A wallet order waits for its wallet payment exactly as a card order waits for the gateway.
+  const paidOnline = method === 'card' || method === 'bkash' || method === 'nagad';
   const kind = method === 'later' ? 'booking' : 'order';
   // Cash-on-delivery orders wait for the shop to confirm them by phone (docs/decisions/0032).
   const status: TSaleStatus = paidOnline ? 'pending_payment' : method === 'later' ? 'booked' : 'placed';
@@ -333,10 +335,13 @@ export async function placeOrder(
       if (quote.coupon?.applied) {
         await recordCouponUse(trx, { code: quote.coupon.code, customerId, orderRef: invoiceId, amount: quote.totals.couponAmount, now });
       }
-      const payment = paidOnline ? await insertNewPayment(trx, deps, sale.id, total, nowIso, method === 'bkash' ? 'bkash' : deps.payments.name) : null;
+      const payment = paidOnline
+        ? await insertNewPayment(trx, deps, sale.id, total, nowIso, method === 'bkash' || method === 'nagad' ? method : deps.payments.name)
+        : null;
       const placedNote = {
         card: 'Order placed; waiting for the card payment',
         bkash: 'Order placed; waiting for the bKash payment',
+        nagad: 'Order placed; waiting for the Nagad payment',
         cod: 'Order placed; cash on delivery',
         later: 'Booking placed; items held until paid',
       }[method];
@@ -361,7 +366,12 @@ export async function placeOrder(
   // no attachments yet, and its one payment row is as written but for the gateway's address).
   const view = (payments: PaymentRow[]) => saleView(sale, { lines, history, payments, attachments: [] }, fileUrl(deps.config.imageHost));
   if (payment) {
-    const opened = method === 'bkash' ? await openBkashSession(deps, sale, payment) : await openPaymentSession(deps, sale, payment, lines);
+    const opened =
+      method === 'bkash'
+        ? await openBkashSession(deps, sale, payment)
+        : method === 'nagad'
+          ? await openNagadSession(deps, sale, payment)
+          : await openPaymentSession(deps, sale, payment, lines);
     return {
       sale: opened.sale,
       // A gateway that refused failed the payment: the order changed, and is read again.

@@ -125,8 +125,9 @@ export function saleView(
       currency: p.currency,
       riskLevel: p.risk_level,
       cardType: p.card_type,
-      // bKash's trxID is the shopper's own receipt number (it is in their wallet's statement).
-      transactionId: p.provider === 'bkash' && p.status !== 'initiated' ? p.bank_tran_id : null,
+      // bKash's trxID and Nagad's issuer reference are the shopper's own receipt numbers (they
+      // are in their wallet's statement).
+      transactionId: (p.provider === 'bkash' || p.provider === 'nagad') && p.status !== 'initiated' ? p.bank_tran_id : null,
       createdAt: p.created_at,
       verifiedAt: p.verified_at,
     })),

@@ -2,6 +2,7 @@ import type { TSaleStatus } from '@storefront/shared';
 import { ApiError, conflict, notFound } from '../../lib/errors.ts';
 import { ProviderError, VERIFIED_STATUSES } from '../payments/provider.ts';
 import { checkBkash } from './bkash-verify.ts';
+import { checkNagad } from './nagad-verify.ts';
 import { confirmPayment } from './confirm-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import { type Actor, addHistory, PAID_STATES, type PaymentOutcome } from './history.ts';
@@ -49,7 +50,8 @@ export async function settleUnpaid(
   const payments = await repo.paymentsOf(kysely, sale.id);
   const named = input.tranId ? payments.find((p) => p.tran_id === input.tranId) : undefined;
   if (!input.authorised && !named) throw notFound('The order');
-  if (sale.payment_method !== 'card' && sale.payment_method !== 'bkash') throw conflict('not_a_card_order', 'This order is not paid by card or bKash');
+  if (sale.payment_method !== 'card' && sale.payment_method !== 'bkash' && sale.payment_method !== 'nagad')
+    throw conflict('not_a_card_order', 'This order is not paid by card, bKash or Nagad');
   if (PAID_STATES.includes(sale.payment_status) || sale.status === 'confirmed' || sale.status === 'on_hold' || sale.status === 'fulfilled') {
     throw conflict('order_paid', 'This order has been paid, so it cannot be cancelled here. Please contact us if you want a refund.');
   }
@@ -62,6 +64,10 @@ export async function settleUnpaid(
   if (payment?.provider === 'bkash') {
     // bKash's status query: a Completed, matching payment is recorded instead of released.
     const check = await checkBkash(deps, sale, payment, 'provider');
+    if (check.kind === 'paid') return check.outcome;
+  } else if (payment?.provider === 'nagad') {
+    // Nagad's verify/payment: a Success that matches the order is recorded instead of released (docs/decisions/0042).
+    const check = await checkNagad(deps, sale, payment, 'provider');
     if (check.kind === 'paid') return check.outcome;
   } else if (payment) {
     try {

@@ -205,11 +205,12 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['checkout'],
         summary: 'The payment methods checkout accepts now',
-        description: '`bkash` is listed only when the shop has bKash credentials; a checkout with a method not listed is refused (400).',
+        description:
+          '`bkash` is listed only when the shop has bKash credentials, `nagad` only when it has Nagad’s; a checkout with a method not listed is refused (400).',
         response: { 200: z.object({ list: z.array(z.enum(PAYMENT_METHODS)) }) },
       },
     },
-    async () => ({ list: PAYMENT_METHODS.filter((m) => m !== 'bkash' || app.bkash !== null) }),
+    async () => ({ list: PAYMENT_METHODS.filter((m) => (m !== 'bkash' || app.bkash !== null) && (m !== 'nagad' || app.nagad !== null)) }),
   );
 
   app.post(

@@ -164,14 +164,17 @@ export function DeliveryDetails({ sale }: { sale: TSale }) {
 }
 
 /** Opens a new payment session for an unpaid card order and goes to the gateway. */
-/** A wallet payment's receipt: bKash's trxID is what the shopper finds in their bKash statement. */
+/** A wallet payment's receipt: bKash's trxID or Nagad's issuer reference is what the shopper finds in their wallet's statement. */
 export function WalletReceipt({ sale }: { sale: TSale }) {
   const { t } = useT();
   const paid = sale.payments?.find((p) => (p.status === 'valid' || p.status === 'review') && p.transactionId);
   if (!paid?.transactionId) return null;
   return (
     <p className="mt-2 text-sm text-ink-muted" data-testid="wallet-receipt">
-      {t('Paid by {wallet}, transaction ID {trxId}.', { wallet: paid.cardType ?? t('bKash'), trxId: paid.transactionId })}
+      {t('Paid by {wallet}, transaction ID {trxId}.', {
+        wallet: paid.provider === 'nagad' ? t('Nagad') : (paid.cardType ?? t('bKash')),
+        trxId: paid.transactionId,
+      })}
     </p>
   );
 }

@@ -49,6 +49,7 @@ const METHOD_COLOURS = {
   cod: 'var(--color-accent-600)',
   later: 'var(--color-sand-300)',
   bkash: 'var(--color-brand-600)',
+  nagad: 'var(--color-ink-muted)',
 } as const;
 
 export default function AdminDashboard({ loaderData: d }: Route.ComponentProps) {
