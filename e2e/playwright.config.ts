@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROME_PATH, CHROMIUM_ARGS } from './fixtures/chromium.ts';
+import { RAILS, railsEnv } from './fixtures/rails-stand-ins.ts';
 
 // End-to-end tests drive Debian's Chromium through the production build, served by the
 // real server on a fresh database: SQLite always, and PostgreSQL too when DATABASE_URL
@@ -50,8 +51,21 @@ const server = (port: number, env: Record<string, string>) => ({
     ORDER_LIMIT_PER_CONTACT: '1000',
     ORDER_HOLD_MAX_UNITS: '100000',
     ORDER_HOLD_MAX_UNITS_PER_ADDRESS: '100000',
+    // bKash and Steadfast are the stand-ins of fixtures/rails-stand-ins.ts, one pair per server.
+    ...railsEnv(port),
     ...env,
   },
+});
+
+/** The bKash and Steadfast stand-ins of the shop server on this port. */
+const standIns = (shopPort: number) => ({
+  command: `node --import tsx e2e/fixtures/rails-stand-ins.ts ${shopPort}`,
+  cwd: root,
+  url: `http://127.0.0.1:${RAILS.ports(shopPort).control}/health`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
 });
 
 const chromium = {
@@ -75,8 +89,9 @@ export default defineConfig({
   globalTeardown: './fixtures/teardown.ts',
   use: { trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   webServer: [
+    standIns(basePort),
     server(basePort, { SQLITE_FILE: sqliteFile, DATABASE_URL: '' }),
-    ...(pgUrl ? [server(basePort + 1, { DATABASE_URL: pgUrl, DATABASE_SCHEMA: PG_SCHEMA })] : []),
+    ...(pgUrl ? [standIns(basePort + 1), server(basePort + 1, { DATABASE_URL: pgUrl, DATABASE_SCHEMA: PG_SCHEMA })] : []),
   ],
   // Specs under tests/shop-wide change what every shopper sees (a discount, a delivery
   // threshold, the hotline, the logo): they run after the rest of their database's specs, so

@@ -505,6 +505,66 @@ const ROWS: Row[] = [
     call: () => ({ method: 'POST', path: '/api/admin/consignments/bulk', json: { courier: 'steadfast', orderIds: [999999] } }),
     through: [409],
   },
+  {
+    op: 'GET /api/admin/couriers',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/couriers' }),
+    through: [200],
+  },
+  // Pathao's places for the booking form, read with the orders; Pathao is not set up here (409).
+  {
+    op: 'GET /api/admin/couriers/pathao/cities',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/couriers/pathao/cities' }),
+    through: [409],
+  },
+  {
+    op: 'GET /api/admin/couriers/pathao/cities/{cityId}/zones',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/couriers/pathao/cities/1/zones' }),
+    through: [409],
+  },
+  {
+    op: 'GET /api/admin/couriers/pathao/zones/{zoneId}/areas',
+    permission: 'orders.read',
+    call: () => ({ method: 'GET', path: '/api/admin/couriers/pathao/zones/52/areas' }),
+    through: [409],
+  },
+  // Cash-on-delivery reconciliation (docs/decisions/0043): read with the money figures, recorded
+  // by those who may refund. A report without parcels (422) and a line naming no parcel (400)
+  // are refused after the permission check, and nothing is recorded.
+  {
+    op: 'GET /api/admin/cod/summary',
+    permission: 'reports.read',
+    call: () => ({ method: 'GET', path: '/api/admin/cod/summary' }),
+    through: [200],
+  },
+  {
+    op: 'GET /api/admin/cod/payouts',
+    permission: 'reports.read',
+    call: () => ({ method: 'GET', path: '/api/admin/cod/payouts?courier=steadfast' }),
+    through: [200],
+  },
+  {
+    op: 'POST /api/admin/cod/imports',
+    permission: 'refunds.write',
+    call: () => ({
+      method: 'POST',
+      path: '/api/admin/cod/imports',
+      json: { courier: 'steadfast', reference: `MATRIX-${fresh()}`, paidOn: '2026-11-28', csv: 'consignment_id,collected,delivery_charge,cod_charge\n' },
+    }),
+    through: [422],
+  },
+  {
+    op: 'POST /api/admin/cod/payouts',
+    permission: 'refunds.write',
+    call: () => ({
+      method: 'POST',
+      path: '/api/admin/cod/payouts',
+      json: { courier: 'steadfast', reference: `MATRIX-${fresh()}`, paidOn: '2026-11-28', lines: [{ collected: 100, deliveryCharge: 0, codCharge: 0 }] },
+    }),
+    through: [400],
+  },
   // Delivery zones (docs/decisions/0033): read with the orders, changed by managers and owners.
   {
     op: 'GET /api/admin/delivery/zones',

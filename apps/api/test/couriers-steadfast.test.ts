@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SmsMessage, SmsSender } from '../src/modules/sms/sms.ts';
 import { courierDeps } from '../src/modules/couriers/deps.ts';
 import { pollConsignments } from '../src/modules/couriers/poll-consignments.ts';
 import { signUp, type TestCustomer } from './helpers/accounts.ts';
@@ -44,10 +45,11 @@ afterAll(async () => {
 });
 
 /** A cash-on-delivery order taken to `upTo` by staff (packed: ready for the courier). */
-async function order(opts: { upTo?: 'placed' | 'confirmed' | 'packed'; customer?: TestCustomer; quantity?: number } = {}) {
+async function order(opts: { upTo?: 'placed' | 'confirmed' | 'packed'; customer?: TestCustomer; quantity?: number; lang?: 'bn' } = {}) {
   const sku = skus[next++];
   await setStock(t.db.kysely, sku.id, [10]);
-  const res = await checkout(t, checkoutBody([{ skuCode: sku.code, quantity: opts.quantity ?? 2 }]), opts.customer?.auth ?? {});
+  const headers = { ...(opts.customer?.auth ?? {}), ...(opts.lang ? { cookie: `lang=${opts.lang}` } : {}) };
+  const res = await checkout(t, checkoutBody([{ skuCode: sku.code, quantity: opts.quantity ?? 2 }]), headers);
   expect(res.status, res.text).toBe(201);
   const row = await saleRow(t.db.kysely, res.body.invoiceId);
   const steps = { placed: [], confirmed: ['confirm'], packed: ['confirm', 'pack'] }[opts.upTo ?? 'packed'];
@@ -299,5 +301,40 @@ describe('the shopper', () => {
     const theirs = await t.api('/api/sales', { method: 'POST', json: { page: 1, size: 10 }, headers: stranger.auth });
     expect(theirs.status, theirs.text).toBe(200);
     expect(JSON.stringify(theirs.body)).not.toContain(o.tracking);
+    // Who in the shop booked it is not the shopper's business.
+    expect(mine.body.shipment.statuses[0].message).toBeNull();
+  });
+
+  it('is texted, in the order’s language, when the parcel is on its way and when it is delivered; a failing gateway changes nothing', async () => {
+    const sent: SmsMessage[] = [];
+    const recorder: SmsSender = { name: 'recorder', send: async (m) => void sent.push(m) };
+    const before = t.app.sms;
+    t.app.sms = recorder;
+    try {
+      const o = await booked();
+      const row = await saleRow(t.db.kysely, o.invoiceId);
+      expect(sent).toEqual([]); // Booking is not news to the shopper; the pickup is.
+      await courierSays(o.cid, 'pending');
+      await courierSays(o.cid, 'delivered');
+      expect(sent.map((m) => m.to)).toEqual([row.contact_mobile, row.contact_mobile]);
+      expect(sent[0].text).toMatch(new RegExp(`: your order ${o.invoiceId} is on its way\\. Follow it at http\\S+/orders\\?invoiceId=${o.invoiceId}`));
+      expect(sent[1].text).toContain(`your order ${o.invoiceId} was delivered`);
+      // A replayed webhook texts nobody again.
+      await webhook(o.cid);
+      expect(sent).toHaveLength(2);
+
+      const bn = await booked({ lang: 'bn' });
+      await courierSays(bn.cid, 'pending');
+      expect(sent[2].text).toContain(`আপনার অর্ডার ${bn.invoiceId} পথে আছে`);
+      expect(sent[2].text).toContain('&lang=bn');
+
+      t.app.sms = { name: 'broken', send: async () => Promise.reject(new Error('gateway down')) };
+      const down = await booked();
+      const r = await courierSays(down.cid, 'pending');
+      expect(r.status, r.text).toBe(200);
+      expect(await status(down.id)).toBe('shipped');
+    } finally {
+      t.app.sms = before;
+    }
   });
 });

@@ -36,6 +36,7 @@ export default [
   route('admin/products.csv', 'routes/admin/products-csv.ts'),
   route('admin/orders.csv', 'routes/admin/orders-csv.ts'),
   route('admin/orders/:id/print', 'routes/admin/order-print.tsx'),
+  route('admin/orders/:id/label', 'routes/admin/consignment-label.tsx'),
   route('admin/subscribers.csv', 'routes/admin/subscribers-csv.ts'),
   layout('routes/admin/layout.tsx', [
     route('admin', 'routes/admin/home.tsx'),
@@ -44,6 +45,7 @@ export default [
     route('admin/customers', 'routes/admin/customers.tsx'),
     route('admin/customers/:id', 'routes/admin/customer.tsx'),
     route('admin/delivery', 'routes/admin/delivery.tsx'),
+    route('admin/cod', 'routes/admin/cod.tsx'),
     // Promotions
     route('admin/discounts', 'routes/admin/discounts.tsx'),
     route('admin/discounts/new', 'routes/admin/discount.tsx', { id: 'admin-discount-new' }),

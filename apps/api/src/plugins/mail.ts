@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Mailer } from '../modules/mail/mailer.ts';
+import { logSms, type SmsSender } from '../modules/sms/sms.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     mailer: Mailer;
+    /** Text messages to shoppers (docs/decisions/0040): the log unless a gateway is set up. */
+    sms: SmsSender;
   }
 }
 
@@ -16,6 +19,7 @@ export const mailPlugin = fp(async (app: FastifyInstance) => {
     onError: (err) => app.log.warn({ err }, 'mail delivery failed; it stays in the outbox'),
   });
   app.decorate('mailer', mailer);
+  app.decorate('sms', logSms(app.log));
   app.addHook('onReady', async () => mailer.start());
   app.addHook('onClose', async () => mailer.stop());
 });

@@ -103,7 +103,7 @@ const trxId = () =>
     .slice(0, 10);
 
 export async function startBkashStandIn(
-  opts: { tokenTtlSeconds?: number; now?: () => number; credentials?: Partial<BkashStandIn['credentials']> } = {},
+  opts: { tokenTtlSeconds?: number; now?: () => number; credentials?: Partial<BkashStandIn['credentials']>; port?: number } = {},
 ): Promise<BkashStandIn> {
   const credentials = {
     appKey: 'sandbox-app-key-0011',
@@ -427,6 +427,10 @@ export async function startBkashStandIn(
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
+    if (u.pathname === '/redirect/tokenized/') {
+      payerPage(req.method ?? 'GET', u, text, res);
+      return;
+    }
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
     let body: Json = {};
     let bad = false;
@@ -452,7 +456,38 @@ export async function startBkashStandIn(
     res.end(JSON.stringify(answer.json));
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  /**
+   * bKash's own page at bkashURL, for a browser test: the payer types a wallet number and PIN
+   * (the sandbox's PIN is 12121) and confirms, or cancels; bKash then sends them to the
+   * merchant's callbackURL. assumption: one page stands for bKash's number, OTP and PIN steps.
+   */
+  function payerPage(method: string, u: URL, text: string, res: http.ServerResponse) {
+    const paymentID = u.searchParams.get('paymentID') ?? new URLSearchParams(text).get('paymentID') ?? '';
+    const p = payments.get(paymentID);
+    if (!p) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('No such payment');
+      return;
+    }
+    if (method === 'POST') {
+      const form = new URLSearchParams(text);
+      const outcome: PayerOutcome = form.get('action') === 'cancel' ? 'cancel' : form.get('pin') === '12121' ? 'success' : 'wrong-pin';
+      if (p.payer === 'pending') stand.complete(paymentID, outcome);
+      res.writeHead(302, { location: stand.callbackUrl(paymentID) });
+      res.end();
+      return;
+    }
+    const esc = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bKash payment (stand-in)</title></head><body>
+<main><h1>bKash</h1><p>Merchant invoice ${esc(p.request.merchantInvoiceNumber ?? '')}: ৳${esc(decimal(p.poisha))}</p>
+<form method="post" action="/redirect/tokenized/"><input type="hidden" name="paymentID" value="${esc(paymentID)}">
+<label>Your bKash account number <input name="wallet" inputmode="numeric" required></label>
+<label>PIN <input name="pin" type="password" inputmode="numeric"></label>
+<button name="action" value="confirm">Confirm</button> <button name="action" value="cancel" formnovalidate>Close</button></form></main></body></html>`);
+  }
+
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const stand: BkashStandIn = {

@@ -79,7 +79,9 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startSteadfastStandIn(opts: { apiKey?: string; secretKey?: string; webhookToken?: string } = {}): Promise<SteadfastStandIn> {
+export async function startSteadfastStandIn(
+  opts: { apiKey?: string; secretKey?: string; webhookToken?: string; port?: number } = {},
+): Promise<SteadfastStandIn> {
   const apiKey = opts.apiKey ?? 'sf-api-key-1m9mwrrwsjbrg0w';
   const secretKey = opts.secretKey ?? 'sf-secret-y196ftazvk9s3';
   const parcels = new Map<number, SteadfastParcel>();
@@ -204,7 +206,7 @@ export async function startSteadfastStandIn(opts: { apiKey?: string; secretKey?:
     json(res, 404, { status: 404, message: 'Not found' });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
 
   const find = (id: number | string) => {

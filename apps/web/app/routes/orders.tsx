@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { PAYMENT_STATUS_LABELS, SALE_STATUS_LABELS, type TSale, type TUploadedFile } from '@storefront/shared';
+import { COURIER_NAMES, PAYMENT_STATUS_LABELS, SALE_STATUS_LABELS, SHIPMENT_STATUS_LABELS, type TSale, type TUploadedFile } from '@storefront/shared';
 import { type ReactNode, useState } from 'react';
 import { data, Link, useRevalidator, useRouteLoaderData, useSearchParams } from 'react-router';
 import type { ShellUser } from '../components/account/shell-user.ts';
@@ -169,6 +169,15 @@ function SaleList({ sales, empty }: { sales: TSale[]; empty: string }) {
               <PaymentBadge status={s.paymentStatus} saleStatus={s.status} />
             </div>
           </div>
+          {s.shipment && (
+            <p className="mt-2 text-sm" data-testid="shipment-summary">
+              {t('{courier}: {status}', {
+                courier: t(COURIER_NAMES[s.shipment.courier]),
+                status: t(SHIPMENT_STATUS_LABELS[s.shipment.status] ?? 'Being checked with the courier'),
+              })}
+              {s.shipment.trackingCode && <span className="text-ink-muted"> · {t('tracking code {code}', { code: s.shipment.trackingCode })}</span>}
+            </p>
+          )}
           <ul className="mt-3 space-y-1 text-sm">
             {s.lines.map((l) => (
               <li key={l.lineNo} className="flex justify-between gap-3">
@@ -293,6 +302,7 @@ function OrderDetail({ sale, qr }: { sale: TSale; qr: string | null }) {
             <DeliveryDetails sale={sale} />
             {sale.note && <p className="mt-3 text-sm text-ink-muted">{t('Note: {note}', { note: sale.note })}</p>}
           </Card>
+          {sale.shipment && <Shipment shipment={sale.shipment} />}
           {sale.kind === 'booking' && (
             <Card title={t('Payment proof')} className="order-4">
               <p className="text-sm text-ink-muted">
@@ -416,5 +426,51 @@ function Card({ title, children, className = '' }: { title: string; children: Re
       <h2 className="mb-3 text-lg font-semibold">{title}</h2>
       {children}
     </section>
+  );
+}
+
+/**
+ * The parcel as the courier reports it (docs/decisions/0040): which courier, the tracking
+ * code to quote when calling it, and each status with its time, newest first.
+ */
+function Shipment({ shipment }: { shipment: NonNullable<TSale['shipment']> }) {
+  const { t, date } = useT();
+  const statuses = [...shipment.statuses].reverse();
+  return (
+    <Card title={t('Delivery tracking')} className="order-3">
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm" data-testid="shipment">
+        <dt className="text-ink-muted">{t('Courier')}</dt>
+        <dd className="font-medium">{t(COURIER_NAMES[shipment.courier])}</dd>
+        {shipment.trackingCode && (
+          <>
+            <dt className="text-ink-muted">{t('Tracking code')}</dt>
+            <dd className="font-mono font-medium" data-testid="shipment-tracking-code">
+              {shipment.trackingCode}
+            </dd>
+          </>
+        )}
+        <dt className="text-ink-muted">{t('Status')}</dt>
+        <dd className="font-medium" data-testid="shipment-status">
+          {t(SHIPMENT_STATUS_LABELS[shipment.status] ?? 'Being checked with the courier')}
+        </dd>
+      </dl>
+      {statuses.length > 0 && (
+        <ol className="relative mt-4 space-y-3 border-l-2 border-sand-200 pl-5" aria-label={t('Courier status history')} data-testid="shipment-history">
+          {statuses.map((h, i) => (
+            <li key={`${h.at}:${h.status}:${h.message ?? ''}`} className="relative">
+              <span
+                className={`absolute -left-[1.72rem] top-1.5 h-3 w-3 rounded-full ring-4 ring-paper ${i === 0 ? 'bg-brand-700' : 'bg-sand-300'}`}
+                aria-hidden="true"
+              />
+              <p className="font-medium">{t(SHIPMENT_STATUS_LABELS[h.status] ?? 'Being checked with the courier')}</p>
+              <p className="text-sm text-ink-muted">
+                <time dateTime={h.at}>{date(h.at, 'dateTime')}</time>
+                {h.message ? ` — ${h.message}` : ''}
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
   );
 }

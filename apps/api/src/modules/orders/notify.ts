@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { OrderDeps } from './deps.ts';
 import { mailLocale } from '../mail/locale.ts';
+import { orderSmsText, SMS_WORTHY, type SmsWorthy, textShopper } from '../sms/order-sms.ts';
 import { siteSettings } from '../site/site.service.ts';
 import { orderLinkFor, orderPageUrl } from './access.ts';
 import { type Brand, type OrderMailKind, orderMail, shopMail } from './mail.ts';
@@ -72,8 +73,28 @@ export async function sendOrderMail(deps: OrderDeps, saleId: number, kind: Order
   }
 }
 
-export function sendStaffMail(deps: OrderDeps, saleId: number, mail: StaffMail): Promise<void> {
-  return sendOrderMail(deps, saleId, mail.kind, mail.note, mail.amount);
+/**
+ * A step's mail, whether staff or a courier's report took it; where the parcel is (on its way,
+ * delivered, back) or a cancellation is texted too (docs/decisions/0040).
+ */
+export async function sendStaffMail(deps: OrderDeps, saleId: number, mail: StaffMail): Promise<void> {
+  await sendOrderMail(deps, saleId, mail.kind, mail.note, mail.amount);
+  if (SMS_WORTHY.includes(mail.kind)) await sendOrderSms(deps, saleId, mail.kind as SmsWorthy);
+}
+
+async function sendOrderSms(deps: OrderDeps, saleId: number, kind: SmsWorthy): Promise<void> {
+  try {
+    const row = await repo.saleById(deps.db.kysely, saleId);
+    if (!row?.contact_mobile) return;
+    const { brand } = await brandOf(deps);
+    const locale = mailLocale(row.locale);
+    const page = orderPageUrl(deps.config.publicUrl, row.invoice_id, orderLinkFor(deps.orderLinkSecret, row));
+    const link = locale === 'en' ? page : `${page}&lang=${locale}`;
+    const text = orderSmsText(kind, { shop: brand.name, invoiceId: row.invoice_id, link, locale });
+    await textShopper(deps.sms, row.contact_mobile, text, deps.log);
+  } catch (err) {
+    deps.log.warn({ err, saleId }, 'could not text the shopper');
+  }
 }
 
 /** The shop's order address (contact.orderEmail) hears of every new order and booking, and every payment proof. */

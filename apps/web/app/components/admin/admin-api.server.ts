@@ -21,3 +21,13 @@ export async function adminRead<T>(context: AppLoadContext, request: Request, pa
   }
   throw data({ message: error?.message ?? 'The back office could not answer' }, { status: res.status === 400 ? 404 : res.status });
 }
+
+/** adminRead for something that may not exist yet (an order's consignment): null on 404. */
+export async function adminReadOptional<T>(context: AppLoadContext, request: Request, path: string): Promise<T | null> {
+  const res = await context.api(path);
+  if (res.status === 404) return null;
+  const text = await res.text();
+  if (res.ok) return (text ? JSON.parse(text) : null) as T;
+  // Any other answer is the page's problem, said the way adminRead says it.
+  return adminRead<T>(context, request, path);
+}

@@ -7,13 +7,18 @@ import {
   REFUND_METHOD_LABELS,
   REFUND_METHODS,
   SALE_STATUS_LABELS,
+  SHIPMENT_STATUS_LABELS,
   type TAdminOrder,
+  type TConsignment,
+  type TConsignmentCourier,
+  type TCourierList,
+  type TCourierPlaceList,
   type TOrderAction,
   type TRefundMethod,
 } from '@storefront/shared';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
-import { adminRead } from '../../components/admin/admin-api.server.ts';
+import { adminRead, adminReadOptional } from '../../components/admin/admin-api.server.ts';
 import { AdminPage, Card, describedBy, Field, inputClass, Notice, OrderStatusBadge, taka } from '../../components/admin/admin-ui.tsx';
 import { apiFetch } from '../../lib/api-client.ts';
 import { OrderTotals } from '../../components/admin/order-totals.tsx';
@@ -32,7 +37,12 @@ export function meta({ data }: Route.MetaArgs) {
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const id = Number(params.id);
   if (!Number.isInteger(id) || id <= 0) throw new Response('Not found', { status: 404 });
-  return { order: await adminRead<TAdminOrder>(context, request, `/api/admin/orders/${id}`) };
+  const [order, couriers, consignment] = await Promise.all([
+    adminRead<TAdminOrder>(context, request, `/api/admin/orders/${id}`),
+    adminRead<TCourierList>(context, request, '/api/admin/couriers'),
+    adminReadOptional<TConsignment>(context, request, `/api/admin/orders/${id}/consignment`),
+  ]);
+  return { order, couriers: couriers.items, consignment };
 }
 
 const when = (iso: string | null) =>
@@ -71,7 +81,7 @@ const secondary = `${button} border border-sand-300 bg-paper hover:bg-sand-100`;
 const danger = `${button} border border-danger-600 text-danger-600 hover:bg-red-50`;
 
 export default function AdminOrder({ loaderData }: Route.ComponentProps) {
-  const { order } = loaderData;
+  const { order, couriers, consignment } = loaderData;
   const session = useAdminSession();
   const canWrite = may(session, 'orders.write');
   const canRefund = may(session, 'refunds.write');
@@ -115,6 +125,9 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
           <History order={order} />
         </div>
         <div className="flex flex-col gap-6">
+          {(consignment || (canWrite && couriers.length > 0 && order.deliveryMethod === 'home_delivery' && order.kind === 'order')) && (
+            <Courier order={order} couriers={couriers} consignment={consignment} canWrite={canWrite} />
+          )}
           {canWrite && <Steps order={order} change={change} />}
           {canWrite && order.canCollectCash && <CollectCash order={order} change={change} />}
           {(order.refunds.length > 0 || (canRefund && order.refundable > 0)) && <Refunds order={order} canRefund={canRefund} />}
@@ -749,5 +762,244 @@ function Notes({ order, canWrite }: { order: TAdminOrder; canWrite: boolean }) {
         {!order.notes.length && <li className="text-ink-muted">No notes yet.</li>}
       </ul>
     </Card>
+  );
+}
+
+const SOURCE_LABELS: Record<string, string> = { webhook: 'courier’s update', poll: 'asked the courier', staff: 'staff' };
+
+/**
+ * The parcel (docs/decisions/0040): booking it with a configured courier where the ship step
+ * is allowed (a packed home delivery), then the courier's tracking code, status history and
+ * the label to stick on the parcel. The courier's reports move the order; staff do not here.
+ */
+function Courier({
+  order,
+  couriers,
+  consignment,
+  canWrite,
+}: {
+  order: TAdminOrder;
+  couriers: TCourierList['items'];
+  consignment: TConsignment | null;
+  canWrite: boolean;
+}) {
+  const change = useChange(order.id);
+  const [courier, setCourier] = useState<TConsignmentCourier | ''>(couriers[0]?.id ?? '');
+  const [note, setNote] = useState('');
+  const [destination, setDestination] = useState<Destination>({});
+  const [weightKg, setWeightKg] = useState('');
+  const live = consignment?.active ? consignment : null;
+  const canBook = canWrite && !live && couriers.length > 0 && order.actions.includes('ship');
+  const courierName = (id: string) => couriers.find((c) => c.id === id)?.name ?? (id === 'steadfast' ? 'Steadfast' : id === 'pathao' ? 'Pathao' : id);
+  return (
+    <Card title="Courier">
+      <div className="flex flex-col gap-3 text-sm" data-testid="courier-card">
+        {change.problem && (
+          <Notice tone="error">
+            {change.problem.message}
+            {Object.keys(change.problem.fields).length > 0 && (
+              <ul className="mt-1 list-disc pl-5">
+                {Object.entries(change.problem.fields).map(([field, message]) => (
+                  <li key={field}>{message}</li>
+                ))}
+              </ul>
+            )}
+          </Notice>
+        )}
+        {change.done && <Notice tone="success">{change.done}</Notice>}
+        {consignment && (
+          <div>
+            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
+              <dt className="text-ink-muted">Courier</dt>
+              <dd className="font-medium">{courierName(consignment.courier)}</dd>
+              <dt className="text-ink-muted">Status</dt>
+              <dd className="font-medium" data-testid="consignment-status">
+                {SHIPMENT_STATUS_LABELS[consignment.status] ?? consignment.status}
+                {consignment.courierStatus && <span className="font-normal text-ink-muted"> ({consignment.courierStatus})</span>}
+              </dd>
+              <dt className="text-ink-muted">Consignment</dt>
+              <dd className="font-mono" data-testid="consignment-id">
+                {consignment.consignmentId ?? 'Being requested…'}
+              </dd>
+              {consignment.trackingCode && (
+                <>
+                  <dt className="text-ink-muted">Tracking code</dt>
+                  <dd className="font-mono" data-testid="tracking-code">
+                    {consignment.trackingCode}
+                  </dd>
+                </>
+              )}
+              <dt className="text-ink-muted">Rider collects</dt>
+              <dd className="tabular-nums">{consignment.codAmount > 0 ? taka(consignment.codAmount) : 'Nothing (paid)'}</dd>
+              <dt className="text-ink-muted">Booked</dt>
+              <dd>
+                {when(consignment.createdAt)}
+                {consignment.bookedBy ? ` by ${consignment.bookedBy}` : ''}
+              </dd>
+            </dl>
+            {consignment.history.length > 0 && (
+              <ol className="mt-3 flex flex-col gap-2 border-l-2 border-sand-200 pl-3" aria-label="Courier status history" data-testid="consignment-history">
+                {consignment.history.map((h) => (
+                  <li key={`${h.at}:${h.status}:${h.source}:${h.message ?? ''}`}>
+                    <p className="font-medium">{SHIPMENT_STATUS_LABELS[h.status] ?? h.status}</p>
+                    <p className="text-xs text-ink-muted">
+                      {when(h.at)} · {SOURCE_LABELS[h.source] ?? h.source}
+                      {h.message ? ` · ${h.message}` : ''}
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            )}
+            {consignment.consignmentId && (
+              <a href={`/admin/orders/${order.id}/label`} target="_blank" rel="noopener" className={`${secondary} mt-3 w-full`}>
+                Print the parcel label
+              </a>
+            )}
+            {!live && <p className="mt-2 text-ink-muted">This parcel is finished with the courier.</p>}
+          </div>
+        )}
+        {canBook && (
+          <form
+            className="flex flex-col gap-3 border-t border-sand-200 pt-3 first:border-0 first:pt-0"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!courier) return;
+              void (async () => {
+                const pathao =
+                  courier === 'pathao'
+                    ? {
+                        destination: { cityId: destination.cityId, zoneId: destination.zoneId, ...(destination.areaId ? { areaId: destination.areaId } : {}) },
+                        ...(weightKg.trim() && Number(weightKg) > 0 ? { weightGrams: Math.round(Number(weightKg) * 1000) } : {}),
+                      }
+                    : {};
+                if (
+                  await change.send(
+                    '/consignment',
+                    { courier, ...(note.trim() ? { note: note.trim() } : {}), ...pathao },
+                    `Booked with ${courierName(courier)}.`,
+                  )
+                ) {
+                  setNote('');
+                }
+              })();
+            }}
+          >
+            {couriers.length > 1 ? (
+              <Field id="courier-choice" label="Courier">
+                <select
+                  className={inputClass}
+                  value={courier}
+                  onChange={(e) => setCourier(e.target.value as TConsignmentCourier)}
+                  {...describedBy('courier-choice')}
+                >
+                  {couriers.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            ) : null}
+            {courier === 'pathao' && (
+              <>
+                <PathaoDestination value={destination} onChange={setDestination} address={order.deliveryAddress} />
+                <Field id="courier-weight" label="Weight in kg (optional)" hint="Pathao takes 0.5 to 10 kg a parcel; a kilogram an item when empty">
+                  <input
+                    className={inputClass}
+                    inputMode="decimal"
+                    value={weightKg}
+                    onChange={(e) => setWeightKg(e.target.value)}
+                    {...describedBy('courier-weight')}
+                  />
+                </Field>
+              </>
+            )}
+            <Field id="courier-note" label="Note for the rider (optional)" hint="For example: call before coming">
+              <input className={inputClass} value={note} maxLength={300} onChange={(e) => setNote(e.target.value)} {...describedBy('courier-note')} />
+            </Field>
+            <p className="text-ink-muted">
+              The rider collects {order.total - order.amountPaid > 0 ? taka(order.total - order.amountPaid) : 'nothing: the order is paid'}.
+            </p>
+            <button
+              type="submit"
+              className={primary}
+              disabled={change.busy || !courier || (courier === 'pathao' && !(destination.cityId && destination.zoneId))}
+            >
+              {change.busy ? 'Booking…' : `Book with ${courierName(courier)}`}
+            </button>
+          </form>
+        )}
+        {canWrite && !live && !canBook && couriers.length > 0 && !order.actions.includes('ship') && !consignment && (
+          <p className="text-ink-muted">A parcel can be booked once the order is packed.</p>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+type Destination = { cityId?: number; zoneId?: number; areaId?: number };
+
+/** One of Pathao's place lists, asked through /api/admin (which keeps them ten minutes). */
+function usePlaces(path: string | null) {
+  const [places, setPlaces] = useState<TCourierPlaceList['items'] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setPlaces(null);
+    setError(null);
+    if (!path) return;
+    let live = true;
+    void apiFetch<TCourierPlaceList>(path).then((res) => {
+      if (!live) return;
+      if (res.ok) setPlaces(res.data.items);
+      else setError(res.error?.message ?? 'Pathao could not be asked');
+    });
+    return () => {
+      live = false;
+    };
+  }, [path]);
+  return { places, error };
+}
+
+/**
+ * Pathao delivers by its own city, zone and area ids, not by our address text: staff pick
+ * them, with the order's address beside them to go by (docs/decisions/0040).
+ */
+function PathaoDestination({ value, onChange, address }: { value: Destination; onChange: (d: Destination) => void; address: TAdminOrder['deliveryAddress'] }) {
+  const cities = usePlaces('/api/admin/couriers/pathao/cities');
+  const zones = usePlaces(value.cityId ? `/api/admin/couriers/pathao/cities/${value.cityId}/zones` : null);
+  const areas = usePlaces(value.zoneId ? `/api/admin/couriers/pathao/zones/${value.zoneId}/areas` : null);
+  const select = (
+    id: string,
+    label: string,
+    list: ReturnType<typeof usePlaces>,
+    selected: number | undefined,
+    pick: (n: number | undefined) => void,
+    optional = false,
+  ) => (
+    <Field id={id} label={label} error={list.error ?? undefined}>
+      <select
+        className={inputClass}
+        value={selected ?? ''}
+        disabled={!list.places}
+        onChange={(e) => pick(e.target.value ? Number(e.target.value) : undefined)}
+        {...describedBy(id, list.error ?? undefined)}
+      >
+        <option value="">{list.places ? (optional ? 'Not needed' : 'Choose…') : 'Loading…'}</option>
+        {(list.places ?? []).map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+  return (
+    <fieldset className="flex flex-col gap-3 rounded-lg border border-sand-200 p-3">
+      <legend className="px-1 font-semibold">Pathao destination</legend>
+      {address && <p className="text-ink-muted">{[address.addressLine, address.area, address.district, address.division].filter(Boolean).join(', ')}</p>}
+      {select('pathao-city', 'City', cities, value.cityId, (cityId) => onChange({ cityId }))}
+      {value.cityId && select('pathao-zone', 'Zone', zones, value.zoneId, (zoneId) => onChange({ cityId: value.cityId, zoneId }))}
+      {value.zoneId && select('pathao-area', 'Area (optional)', areas, value.areaId, (areaId) => onChange({ ...value, areaId }), true)}
+    </fieldset>
   );
 }

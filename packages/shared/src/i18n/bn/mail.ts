@@ -121,4 +121,10 @@ export const mail: Catalog = {
   // The shop's answer to a contact message (apps/api/src/modules/admin-inbox/messages.service.ts)
   'About your message: {subject}': 'আপনার বার্তা সম্পর্কে: {subject}',
   'You wrote on': 'আপনি লিখেছিলেন',
+  // Text messages about an order (apps/api/src/modules/sms/order-sms.ts)
+  '{shop}: your order {invoiceId} is on its way. Follow it at {link}': '{shop}: আপনার অর্ডার {invoiceId} পথে আছে। দেখুন: {link}',
+  '{shop}: your order {invoiceId} was delivered. Thank you for shopping with us.': '{shop}: আপনার অর্ডার {invoiceId} ডেলিভারি হয়েছে। আমাদের সাথে কেনাকাটার জন্য ধন্যবাদ।',
+  '{shop}: your order {invoiceId} came back to us. We will call you about it.':
+    '{shop}: আপনার অর্ডার {invoiceId} আমাদের কাছে ফেরত এসেছে। আমরা এ বিষয়ে আপনাকে ফোন করব।',
+  '{shop}: your order {invoiceId} is cancelled. Details: {link}': '{shop}: আপনার অর্ডার {invoiceId} বাতিল হয়েছে। বিস্তারিত: {link}',
 };

@@ -10,6 +10,8 @@ import { adminPromotionsRoutes } from './promotions.ts';
 import { adminImportRoutes } from './imports.ts';
 import { adminOrdersRoutes } from './orders.ts';
 import { adminConsignmentRoutes } from './consignments.ts';
+import { adminCodRoutes } from './cod.ts';
+import { adminCourierRoutes } from './couriers.ts';
 import { adminPriceRoutes } from './prices.ts';
 import { adminSessionRoutes } from './session.ts';
 import { adminStaffRoutes } from './staff.ts';
@@ -25,6 +27,8 @@ export async function adminRoutes(app: FastifyInstance) {
   await app.register(adminTaxonomyRoutes);
   await app.register(adminOrdersRoutes);
   await app.register(adminConsignmentRoutes);
+  await app.register(adminCodRoutes);
+  await app.register(adminCourierRoutes);
   await app.register(adminCustomersRoutes);
   await app.register(adminDashboardRoutes);
   await app.register(adminDeliveryRoutes);
