@@ -142,6 +142,34 @@ describe('the bKash callback', () => {
     expect(await state(o.invoiceId)).toMatchObject({ status: 'payment_cancelled' });
   });
 
+  it('lets the shopper pay a cancelled bKash order again through bKash, reserving its stock again, and pays it then', async () => {
+    const o = await bkashOrder();
+    bkash.complete(o.paymentId, 'cancel');
+    await callback(o.paymentId);
+    expect(await stockOf(t.db.kysely, o.sku.id)).toBe(2);
+    const headers = { 'x-order-token': o.token };
+    expect((await t.api(`/api/sales?invoiceId=${o.invoiceId}`, { headers })).body.canRetryPayment).toBe(true);
+
+    const again = await t.api(`/api/checkouts/payments?invoiceId=${o.invoiceId}`, { method: 'POST', headers });
+    expect(again.status, again.text).toBe(201);
+    // A new bKash payment for the same server total: bKash's page, not the card gateway's.
+    const second = await t.db.kysely.selectFrom('payments').selectAll().where('sale_id', '=', o.saleId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(second.provider).toBe('bkash');
+    expect(second.session_key).not.toBe(o.paymentId);
+    expect(again.body.paymentUrl).toBe(second.gateway_url);
+    expect(again.body.paymentUrl.startsWith(bkash.origin)).toBe(true);
+    expect(bkash.payments.get(second.session_key!)?.poisha).toBe(o.total);
+    expect(await stockOf(t.db.kysely, o.sku.id)).toBe(1);
+
+    bkash.complete(second.session_key!, 'success');
+    expect(await callback(second.session_key!)).toBe(`/payments/response/success?invoiceId=${o.invoiceId}`);
+    expect(await state(o.invoiceId)).toMatchObject({ paymentStatus: 'paid', amountPaid: o.total });
+    // Paid: no further attempt, and the first (cancelled) attempt's callback changes nothing.
+    expectApiError(await t.api(`/api/checkouts/payments?invoiceId=${o.invoiceId}`, { method: 'POST', headers }), 409, 'cannot_pay');
+    await callback(o.paymentId);
+    expect(await state(o.invoiceId)).toMatchObject({ paymentStatus: 'paid', amountPaid: o.total });
+  });
+
   it('pays once when the callback is replayed and when several arrive at the same moment', async () => {
     const o = await bkashOrder();
     bkash.complete(o.paymentId, 'success');

@@ -172,6 +172,22 @@ describe('the Nagad callback', () => {
     expect(await state(o.invoiceId)).toMatchObject({ status: 'payment_cancelled' });
   });
 
+  it('lets the shopper pay a cancelled Nagad order again through Nagad, and pays it then', async () => {
+    const o = await nagadOrder();
+    nagad.complete(o.paymentRefId, 'cancel');
+    await callback(o.paymentRefId);
+    const headers = { 'x-order-token': o.token };
+    const again = await t.api(`/api/checkouts/payments?invoiceId=${o.invoiceId}`, { method: 'POST', headers });
+    expect(again.status, again.text).toBe(201);
+    const second = await t.db.kysely.selectFrom('payments').selectAll().where('sale_id', '=', o.saleId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(second.provider).toBe('nagad');
+    expect(second.session_key).not.toBe(o.paymentRefId);
+    expect(await stockOf(t.db.kysely, o.sku.id)).toBe(1);
+    nagad.complete(second.session_key!, 'success');
+    expect(await callback(second.session_key!)).toBe(`/payments/response/success?invoiceId=${o.invoiceId}`);
+    expect(await state(o.invoiceId)).toMatchObject({ paymentStatus: 'paid', amountPaid: o.total });
+  });
+
   it('pays once when the callback is replayed and when several arrive at the same moment', async () => {
     const o = await nagadOrder();
     nagad.complete(o.paymentRefId, 'success');

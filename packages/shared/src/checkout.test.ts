@@ -38,6 +38,9 @@ describe('what a customer may do with a sale', () => {
     expect(canRetryPayment(state({ status: 'on_hold', paymentStatus: 'review' }))).toBe(false);
     expect(canRetryPayment(state({ status: 'cancelled', paymentStatus: 'failed' }))).toBe(false);
     expect(canRetryPayment(state({ paymentMethod: 'cod', status: 'confirmed', paymentStatus: 'unpaid' }))).toBe(false);
+    expect(canRetryPayment(state({ paymentMethod: 'bkash', status: 'payment_cancelled', paymentStatus: 'cancelled' }))).toBe(true);
+    expect(canRetryPayment(state({ paymentMethod: 'nagad', status: 'payment_failed', paymentStatus: 'failed' }))).toBe(true);
+    expect(canRetryPayment(state({ paymentMethod: 'later', status: 'booked', paymentStatus: 'unpaid' }))).toBe(false);
   });
   it('cancels until fulfilment, but never a paid or held order', () => {
     expect(canCustomerCancel(state({ kind: 'booking', paymentMethod: 'later', status: 'booked', paymentStatus: 'unpaid' }))).toBe(true);

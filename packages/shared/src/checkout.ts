@@ -133,7 +133,9 @@ export interface TSaleState {
 /** An unpaid card order can be paid again from its order page (a new payment session). */
 export function canRetryPayment(s: TSaleState): boolean {
   return (
-    s.paymentMethod === 'card' &&
+    // Cards and the wallets alike (docs/decisions/0041, 0042): a failed, cancelled or expired
+    // online payment may be tried again with the same method.
+    (s.paymentMethod === 'card' || s.paymentMethod === 'bkash' || s.paymentMethod === 'nagad') &&
     (RETRYABLE_STATUSES.includes(s.status) || s.status === 'pending_payment') &&
     !MONEY_RECEIVED_STATUSES.includes(s.paymentStatus)
   );

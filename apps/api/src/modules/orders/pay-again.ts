@@ -1,9 +1,11 @@
 import { CHECKOUT_MESSAGES, canRetryPayment } from '@storefront/shared';
 import { ApiError, conflict } from '../../lib/errors.ts';
+import { assertBkashOffered, openBkashSession } from './bkash-payment.ts';
 import { checkCardAmount, insertNewPayment } from './card-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import { addHistory } from './history.ts';
 import { assertHoldRoom, clientKeys, lockHoldKeys } from './limits.ts';
+import { assertNagadOffered, openNagadSession } from './nagad-payment.ts';
 import { openPaymentSession } from './open-payment-session.ts';
 import * as repo from './repository.ts';
 import { saleState } from './sale-view.ts';
@@ -11,8 +13,9 @@ import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
 import { reserveAgain, shortageError, StockConflictError } from './stock.ts';
 
 /**
- * Pays an unpaid card order again (a new payment session). If its stock was released,
- * it is reserved again first; a shortage is a 409 and nothing changes.
+ * Pays an unpaid card or wallet order again (a new payment session, with the order's own
+ * method: a bKash order pays again through bKash). If its stock was released, it is
+ * reserved again first; a shortage is a 409 and nothing changes.
  */
 export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 'customer' | 'guest'): Promise<{ sale: SaleRow; url: string }> {
   const { kysely, dialect } = deps.db;
@@ -29,8 +32,11 @@ export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 
       await lockHoldKeys(trx, dialect, keys);
       const sale = await repo.lockSale(trx, dialect, saleId);
       if (!sale) throw new ApiError('not_found', 'The order was not found');
-      if (!canRetryPayment(saleState(sale))) throw conflict('cannot_pay', 'This order cannot be paid by card now');
-      checkCardAmount(deps.payments, Number(sale.total));
+      if (!canRetryPayment(saleState(sale)))
+        throw conflict('cannot_pay', sale.payment_method === 'card' ? 'This order cannot be paid by card now' : 'This order cannot be paid now');
+      if (sale.payment_method === 'bkash') assertBkashOffered(deps);
+      else if (sale.payment_method === 'nagad') assertNagadOffered(deps);
+      else checkCardAmount(deps.payments, Number(sale.total));
       const lines = await repo.linesOf(trx, [sale.id]);
       let note = 'A new payment session was opened';
       if (sale.stock_held === 0) {
@@ -50,7 +56,8 @@ export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 
         note += '; items reserved again';
       }
       await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'Replaced by a new payment session', nowIso);
-      const payment = await insertNewPayment(trx, deps, sale.id, Number(sale.total), nowIso);
+      const wallet = sale.payment_method === 'bkash' || sale.payment_method === 'nagad' ? sale.payment_method : undefined;
+      const payment = await insertNewPayment(trx, deps, sale.id, Number(sale.total), nowIso, wallet);
       await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'pending_payment', payment_status: 'pending', updated_at: nowIso });
       await addHistory(trx, sale.id, 'pending_payment', 'pending', actor, note, nowIso);
       return { sale: (await repo.saleById(trx, sale.id))!, payment, lines };
@@ -59,7 +66,13 @@ export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 
     if (err instanceof StockConflictError) throw conflict('out_of_stock', CHECKOUT_MESSAGES.outOfStock);
     throw err;
   }
-  const opened = await openPaymentSession(deps, created.sale, created.payment, created.lines);
+  const { sale, payment, lines } = created;
+  const opened =
+    sale.payment_method === 'bkash'
+      ? await openBkashSession(deps, sale, payment)
+      : sale.payment_method === 'nagad'
+        ? await openNagadSession(deps, sale, payment)
+        : await openPaymentSession(deps, sale, payment, lines);
   if (!opened.url)
     throw new ApiError('payment_provider_unavailable', 'The payment provider could not start the payment. Please try again in a moment.', undefined, 503);
   return { sale: opened.sale, url: opened.url };

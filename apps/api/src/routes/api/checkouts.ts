@@ -218,9 +218,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['checkout'],
-        summary: 'Pay an unpaid card order again: a new payment session',
+        summary: 'Pay an unpaid card or wallet order again: a new payment session',
         description:
-          "For the order's owner. Reserves the stock again if it was released (409 `out_of_stock` when it is gone) and answers the new gateway page URL.",
+          "For the order's owner, with the order's own method (card, bKash or Nagad). Reserves the stock again if it was released (409 `out_of_stock` when it is gone) and answers the new payment page URL.",
         querystring: ZInvoiceQuery,
         response: { 201: ZPaymentSessionResponse, ...errors },
       },
