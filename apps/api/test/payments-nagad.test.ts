@@ -330,6 +330,10 @@ describe('refunds of Nagad payments', () => {
     expect(nagad.requests.length).toBe(before);
     expect(await t.db.kysely.selectFrom('refunds').select('id').where('sale_id', '=', o.saleId).execute()).toEqual([]);
     expect(await state(o.invoiceId)).toMatchObject({ paymentStatus: 'paid' });
+    // The order screen does not offer the gateway for it in the first place.
+    const screen = await t.api(`/api/admin/orders/${o.saleId}`, { headers: manager.headers });
+    expect(screen.status, screen.text).toBe(200);
+    expect(screen.body.gatewayRefund).toBe(false);
   });
 
   it('records a refund made in Nagad’s portal by hand, and refuses one over the paid amount', async () => {

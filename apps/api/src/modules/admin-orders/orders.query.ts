@@ -209,7 +209,9 @@ export async function adminOrder(
     for (const l of JSON.parse(r.lines) as { lineNo: number; quantity: number }[]) refundedUnits.set(l.lineNo, (refundedUnits.get(l.lineNo) ?? 0) + l.quantity);
   }
   const state = fulfilmentState(row);
-  const verifiedCard = payments.some((p) => (p.status === 'valid' || p.status === 'review') && p.bank_tran_id);
+  // Nagad publishes no refund API (docs/decisions/0042): its payments are refunded in Nagad's
+  // portal and recorded as a wallet refund, so the screen does not offer the gateway for them.
+  const verifiedCard = payments.some((p) => (p.status === 'valid' || p.status === 'review') && p.bank_tran_id && p.provider !== 'nagad');
   return {
     ...toRow({ ...row, branch_name: branch?.name ?? null } as ListRow),
     subTotal: sale.subTotal,
