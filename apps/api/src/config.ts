@@ -90,6 +90,13 @@ export interface CouriersConfig {
   pollEveryMs: number;
   /** A live parcel not updated for this long is asked about (COURIER_POLL_STALE_MINUTES, default 60). */
   pollStaleMs: number;
+  /**
+   * DELIVERY_PRICE_FROM=pathao: home delivery costs what Pathao quotes for the address where
+   * it can (docs/decisions/0045); otherwise, and by default, the delivery zones' fee.
+   */
+  deliveryPriceFrom?: 'zones' | 'pathao';
+  /** What one item weighs for Pathao's price (PATHAO_ITEM_WEIGHT_GRAMS, default 1000). */
+  itemWeightGrams?: number;
 }
 
 export interface UploadsConfig {
@@ -288,6 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         PATHAO_WEBHOOK_SECRET: secretFromEnv(env, 'PATHAO_WEBHOOK_SECRET'),
       }),
       pollEveryMs: positive(env.COURIER_POLL_MINUTES, 10) * 60_000,
+      deliveryPriceFrom: env.DELIVERY_PRICE_FROM?.trim().toLowerCase() === 'pathao' ? 'pathao' : 'zones',
+      itemWeightGrams: Math.trunc(positive(env.PATHAO_ITEM_WEIGHT_GRAMS, 1000)),
       pollStaleMs: positive(env.COURIER_POLL_STALE_MINUTES, 60) * 60_000,
     },
   };

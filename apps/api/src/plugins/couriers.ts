@@ -6,9 +6,12 @@ import { pollConsignments } from '../modules/couriers/poll-consignments.ts';
 import { createSteadfastCourier } from '../modules/couriers/steadfast.client.ts';
 import { sharedPathaoTokenCache } from '../modules/provider-tokens/shared-token-caches.ts';
 import { everyInterval } from './interval-job.ts';
+import { type CourierFee, pathaoDeliveryFee } from '../modules/delivery/courier-price.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Home delivery's fee from the courier's quote (DELIVERY_PRICE_FROM=pathao, docs/decisions/0045); null: the zones' fee. */
+    courierFee: CourierFee | null;
     /** The couriers configured (docs/decisions/0040); booking is offered only for these. */
     couriers: Couriers;
   }
@@ -43,6 +46,12 @@ export const couriersPlugin = fp(async (app: FastifyInstance) => {
     steadfast: cfg.steadfast ? createSteadfastCourier(cfg.steadfast) : null,
     pathao: cfg.pathao ? pathaoCourier(app, cfg.pathao) : null,
   } satisfies Couriers);
+  app.decorate(
+    'courierFee',
+    cfg.deliveryPriceFrom === 'pathao' && app.couriers.pathao
+      ? pathaoDeliveryFee(app.couriers.pathao, { itemWeightGrams: cfg.itemWeightGrams ?? 1000, log: app.log })
+      : null,
+  );
   if (!app.couriers.steadfast && !app.couriers.pathao) return;
   everyInterval(app, cfg.pollEveryMs, () => pollConsignments(courierDeps(app)).catch((err) => app.log.warn({ err }, 'courier polling failed')));
 });

@@ -55,15 +55,22 @@ export async function loader({ context }: Route.LoaderArgs) {
       .catch(() => [] as TBranch[]),
     context
       .api('/api/delivery/zones')
-      .then(async (r) => (r.ok ? ((await r.json()) as { list: TDeliveryZone[] }).list : []))
-      .catch(() => [] as TDeliveryZone[]),
+      .then(async (r) => (r.ok ? ((await r.json()) as { list: TDeliveryZone[]; pricedBy?: 'zones' | 'courier' }) : { list: [] as TDeliveryZone[] }))
+      .catch(() => ({ list: [] as TDeliveryZone[], pricedBy: undefined })),
     // bKash and Nagad are offered only when the shop has their credentials (the API says so).
     context
       .api('/api/checkouts/payment-methods')
       .then(async (r) => (r.ok ? ((await r.json()) as { list: TPaymentMethod[] }).list : DEFAULT_METHODS))
       .catch(() => DEFAULT_METHODS),
   ]);
-  return { addresses, showrooms: branches.filter((b) => b.kind !== 'warehouse'), zones, methods };
+  return {
+    addresses,
+    showrooms: branches.filter((b) => b.kind !== 'warehouse'),
+    zones: zones.list,
+    // Below a zone's free-delivery threshold, home delivery may cost the courier's quote for the address (docs/decisions/0045).
+    courierPriced: zones.pricedBy === 'courier',
+    methods,
+  };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -119,7 +126,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const { t, n, digits } = l;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const { addresses, showrooms, zones, methods } = loaderData;
+  const { addresses, showrooms, zones, methods, courierPriced } = loaderData;
 
   const [quote, setQuote] = useState<{ key: string; data: TCartQuote } | null>(null);
   const [quoteFailed, setQuoteFailed] = useState(false);
@@ -170,6 +177,33 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
     return () => controller.abort();
   }, [key, ready]);
 
+  // The courier's quote for the address, where the shop prices delivery by it: asked of the
+  // server (which charges the same), a moment after the shopper stops typing the area.
+  const [courierQuote, setCourierQuote] = useState<{ query: string; fee: number | null } | null>(null);
+  const feeAddress = delivery !== 'home_delivery' ? null : typeof addressChoice === 'number' ? addresses.find((a) => a.id === addressChoice) : address;
+  const feeQuery =
+    courierPriced && feeAddress?.district && quote?.key === key
+      ? new URLSearchParams({
+          district: feeAddress.district,
+          area: feeAddress.area ?? '',
+          units: String(cart.lines.reduce((n, l) => n + l.quantity, 0)),
+          itemsTotal: String(quote.data.totals.total),
+        }).toString()
+      : null;
+  useEffect(() => {
+    if (!feeQuery) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      void apiFetch<{ fee: number }>(`/api/delivery/fee?${feeQuery}`, { signal: controller.signal }).then((res) => {
+        if (!controller.signal.aborted) setCourierQuote({ query: feeQuery, fee: res.ok ? res.data.fee : null });
+      });
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [feeQuery]);
+
   if (!ready) {
     return (
       <Shell>
@@ -197,7 +231,9 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const savedAddress = typeof addressChoice === 'number' ? addresses.find((a) => a.id === addressChoice) : undefined;
   const district = delivery === 'showroom_pickup' ? null : savedAddress ? savedAddress.district : address.district || null;
   const charge = delivery === 'home_delivery' && (!district || !fresh) ? null : deliveryCharge(zones, delivery, district, fresh?.totals.total ?? 0);
-  const fee = charge ? charge.fee : null;
+  const quoted = feeQuery && courierQuote?.query === feeQuery ? courierQuote : null;
+  // Free by the zone's threshold stays free; otherwise the courier's quote (the zone's fee if it could not be had), shown once known.
+  const fee = !charge ? null : !courierPriced || delivery !== 'home_delivery' || charge.fee === 0 ? charge.fee : quoted ? (quoted.fee ?? charge.fee) : null;
   const problems = (fresh?.lines ?? []).filter((l) => l.status !== 'ok');
   const couponRefused = fresh?.coupon && !fresh.coupon.applied ? fresh.coupon : null;
   const total = fresh ? fresh.totals.total + (fee ?? 0) : null;
@@ -375,7 +411,9 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
               <div className="grid gap-3 sm:grid-cols-2">
                 {(['home_delivery', 'showroom_pickup'] as const).map((m) => (
                   <Choice key={m} name="deliveryMethod" value={m} checked={delivery === m} onChange={() => setDelivery(m)} title={t(DELIVERY_METHOD_LABELS[m])}>
-                    {m === 'home_delivery' ? zonesText(l, zones, money.format) : t('Free. We call you when your order is ready at the showroom.')}
+                    {m === 'home_delivery'
+                      ? `${zonesText(l, zones, money.format)}${courierPriced ? ` ${t('Where our courier serves your area, you pay its price instead.')}` : ''}`
+                      : t('Free. We call you when your order is ready at the showroom.')}
                   </Choice>
                 ))}
               </div>

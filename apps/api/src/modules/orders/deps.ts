@@ -6,6 +6,7 @@ import type { BkashClient } from '../payments/bkash/types.ts';
 import type { NagadClient } from '../payments/nagad/types.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import type { SmsSender } from '../sms/sms.ts';
+import type { CourierFee } from '../delivery/courier-price.ts';
 
 /** What checkout, payments and sales need from the app; built once per request from it. */
 export interface OrderDeps {
@@ -17,6 +18,8 @@ export interface OrderDeps {
   nagad: NagadClient | null;
   config: AppConfig;
   mailer: Mailer;
+  /** Home delivery priced by the courier's quote (docs/decisions/0045); null or absent: the zones' fee. */
+  courierFee?: CourierFee | null;
   /** Texts shoppers about their parcel (log only unless a gateway is set up). */
   sms: SmsSender;
   log: FastifyBaseLogger;
@@ -33,6 +36,7 @@ export function orderDeps(app: FastifyInstance, log: FastifyBaseLogger = app.log
     config: app.config,
     mailer: app.mailer,
     sms: app.sms,
+    courierFee: app.courierFee,
     log,
     orderLinkSecret: app.orderLinkSecret,
   };

@@ -211,6 +211,13 @@ export async function placeOrder(
   // the request's, else a signed-in customer's last one.
   const locale = client.locale ?? mailLocale(customerId === null ? null : await repo.customerLocale(kysely, customerId));
 
+  // The courier's quote, asked before the order's transaction (never hold the database while
+  // a courier answers); where it has none, the zone's fee applies (docs/decisions/0045).
+  const courierFee =
+    delivery.method === 'home_delivery' && deps.courierFee && delivery.district
+      ? await deps.courierFee({ district: delivery.district, area: String(delivery.snapshot.area ?? ''), units })
+      : null;
+
   const now = new Date();
   const nowIso = now.toISOString();
   const method: TPaymentMethod = body.paymentMethod;
@@ -259,7 +266,8 @@ export async function placeOrder(
       const charge = deliveryCharge(await deliveryZones(trx), delivery.method, delivery.district, quote.totals.total);
       if (!charge)
         throw badRequest('We do not deliver to this district yet; please collect from a showroom', { 'address.district': 'We do not deliver here yet' });
-      const fee = charge.fee;
+      // Free delivery from the zone's threshold stays free; below it the courier's price, if it quoted one.
+      const fee = charge.fee > 0 && courierFee !== null ? courierFee : charge.fee;
       const total = quote.totals.total + fee;
       if (method === 'card') checkCardAmount(deps.payments, total);
 

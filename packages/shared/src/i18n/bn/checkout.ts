@@ -257,6 +257,7 @@ export const checkout: Catalog = {
   'The order was not found': 'অর্ডারটি পাওয়া যায়নি',
   'This order cannot be paid by card now': 'এই অর্ডারটি এখন কার্ডে পরিশোধ করা যাবে না',
   'This order cannot be paid now': 'এই অর্ডারটি এখন পরিশোধ করা যাবে না',
+  'Where our courier serves your area, you pay its price instead.': 'আপনার এলাকায় আমাদের কুরিয়ার সেবা দিলে তার মূল্যই দিতে হবে।',
   'The payment provider could not start the payment. Please try again in a moment.': 'পেমেন্ট প্রদানকারী পেমেন্ট শুরু করতে পারেনি। একটু পরে আবার চেষ্টা করুন।',
   'We could not reach the payment provider to check this payment. Please try again in a moment.':
     'এই পেমেন্ট যাচাই করতে পেমেন্ট প্রদানকারীর সাথে যোগাযোগ করা যায়নি। একটু পরে আবার চেষ্টা করুন।',
