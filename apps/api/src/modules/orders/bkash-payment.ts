@@ -1,4 +1,4 @@
-import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
 import { ProviderError } from '../payments/provider.ts';
 import { type BkashCheck, checkBkash, recordCompleted } from './bkash-verify.ts';
 import type { OrderDeps } from './deps.ts';
@@ -15,15 +15,6 @@ import { failUnstartedPayment, settleUnpaid } from './settle-unpaid.ts';
 //   when execute says "already executed" or its answer is lost, payment/status tells us.
 // The callback URL carries our payment row's tran_id, not the invoice, so the redirect names
 // one attempt; bKash's paymentID must also be that row's.
-
-/** Refuses bKash when the shop has no bKash credentials (BKASH_*). */
-export function assertBkashOffered(deps: OrderDeps): void {
-  if (!deps.bkash) {
-    throw badRequest('bKash is not available at the moment. Please choose another payment method.', {
-      paymentMethod: 'bKash is not available at the moment',
-    });
-  }
-}
 
 /**
  * Creates the bKash payment for a payment row and keeps its paymentID and bkashURL. When bKash

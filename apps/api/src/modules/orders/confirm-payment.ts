@@ -1,9 +1,8 @@
 import { ApiError, conflict, notFound } from '../../lib/errors.ts';
 import { type GatewayTransaction, ProviderError, VERIFIED_STATUSES } from '../payments/provider.ts';
 import type { OrderDeps } from './deps.ts';
+import { confirmWalletByQuery, isWallet } from './wallets.ts';
 import { applyVerifiedPayment } from './apply-payment.ts';
-import { confirmBkashByQuery } from './bkash-verify.ts';
-import { confirmNagadByQuery } from './nagad-verify.ts';
 import { type Actor, PAID_STATES, type PaymentOutcome } from './history.ts';
 import * as repo from './repository.ts';
 
@@ -32,8 +31,7 @@ export async function confirmPayment(
   const db = deps.db.kysely;
   const sale = await repo.saleByInvoice(db, input.invoiceId);
   if (!sale) throw notFound('The order');
-  if (sale.payment_method === 'bkash') return confirmBkashByQuery(deps, sale, input.actor);
-  if (sale.payment_method === 'nagad') return confirmNagadByQuery(deps, sale, input.actor);
+  if (isWallet(sale.payment_method)) return confirmWalletByQuery(deps, sale, input.actor, sale.payment_method);
   if (sale.payment_method !== 'card') throw conflict('not_a_card_order', 'This order is not paid by card');
   const payments = await repo.paymentsOf(db, sale.id);
 

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
 import { ProviderError } from '../payments/provider.ts';
 import type { OrderDeps } from './deps.ts';
 import { PAID_STATES } from './history.ts';
@@ -15,15 +15,6 @@ import { failUnstartedPayment, settleUnpaid, type UnpaidOutcome } from './settle
 //   we ask verify/payment, and only its answer decides.
 // The callback URL carries our payment row's tran_id, so the redirect names one attempt;
 // Nagad's payment reference must also be that row's.
-
-/** Refuses Nagad when the shop has no Nagad keys (NAGAD_*). */
-export function assertNagadOffered(deps: OrderDeps): void {
-  if (!deps.nagad) {
-    throw badRequest('Nagad is not available at the moment. Please choose another payment method.', {
-      paymentMethod: 'Nagad is not available at the moment',
-    });
-  }
-}
 
 /**
  * Opens the Nagad payment for a payment row and keeps its payment reference and page. When

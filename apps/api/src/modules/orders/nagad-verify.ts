@@ -1,9 +1,7 @@
-import { ApiError, conflict } from '../../lib/errors.ts';
 import { ProviderError } from '../payments/provider.ts';
 import { applyVerifiedPayment } from './apply-payment.ts';
 import type { OrderDeps } from './deps.ts';
-import { type Actor, PAID_STATES, type PaymentOutcome } from './history.ts';
-import * as repo from './repository.ts';
+import type { Actor, PaymentOutcome } from './history.ts';
 import type { PaymentRow, SaleRow } from './repository.ts';
 
 // What Nagad says about one of our payment rows, and recording it (docs/decisions/0042). The
@@ -96,22 +94,4 @@ export async function checkNagad(deps: OrderDeps, sale: SaleRow, payment: Paymen
       deps.log.warn({ invoiceId: sale.invoice_id, purchaseStatus: v.purchaseStatus }, 'Nagad answered a purchase status we do not act on');
       return { kind: 'unknown' };
   }
-}
-
-/**
- * PATCH /api/checkouts/confirm for a Nagad order: the order's own Nagad payments are verified,
- * newest first. 409 unless Nagad confirms a matching payment.
- */
-export async function confirmNagadByQuery(deps: OrderDeps, sale: SaleRow, actor: Actor): Promise<PaymentOutcome> {
-  const payments = (await repo.paymentsOf(deps.db.kysely, sale.id)).filter((p) => p.provider === 'nagad').reverse();
-  let unreachable = false;
-  for (const p of payments) {
-    const check = await checkNagad(deps, sale, p, actor);
-    if (check.kind === 'paid') return check.outcome;
-    if (check.kind === 'unknown') unreachable = true;
-  }
-  if (PAID_STATES.includes(sale.payment_status)) return { sale, changed: false };
-  if (unreachable)
-    throw new ApiError('payment_provider_unavailable', 'We could not reach Nagad to check this payment. Please try again in a moment.', undefined, 503);
-  throw conflict('payment_not_verified', 'Nagad has not confirmed a payment for this order');
 }

@@ -1,14 +1,12 @@
 import { CHECKOUT_MESSAGES, canRetryPayment } from '@storefront/shared';
 import { ApiError, conflict } from '../../lib/errors.ts';
-import { assertBkashOffered, openBkashSession } from './bkash-payment.ts';
 import { checkCardAmount, insertNewPayment } from './card-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import { addHistory } from './history.ts';
 import { assertHoldRoom, clientKeys, lockHoldKeys } from './limits.ts';
-import { assertNagadOffered, openNagadSession } from './nagad-payment.ts';
-import { openPaymentSession } from './open-payment-session.ts';
 import * as repo from './repository.ts';
 import { saleState } from './sale-view.ts';
+import { assertWalletOffered, isWallet, openPaymentFor } from './wallets.ts';
 import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
 import { reserveAgain, shortageError, StockConflictError } from './stock.ts';
 
@@ -34,8 +32,7 @@ export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 
       if (!sale) throw new ApiError('not_found', 'The order was not found');
       if (!canRetryPayment(saleState(sale)))
         throw conflict('cannot_pay', sale.payment_method === 'card' ? 'This order cannot be paid by card now' : 'This order cannot be paid now');
-      if (sale.payment_method === 'bkash') assertBkashOffered(deps);
-      else if (sale.payment_method === 'nagad') assertNagadOffered(deps);
+      if (isWallet(sale.payment_method)) assertWalletOffered(deps, sale.payment_method);
       else checkCardAmount(deps.payments, Number(sale.total));
       const lines = await repo.linesOf(trx, [sale.id]);
       let note = 'A new payment session was opened';
@@ -56,7 +53,7 @@ export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 
         note += '; items reserved again';
       }
       await repo.closeOpenPayments(trx, sale.id, 'cancelled', 'Replaced by a new payment session', nowIso);
-      const wallet = sale.payment_method === 'bkash' || sale.payment_method === 'nagad' ? sale.payment_method : undefined;
+      const wallet = isWallet(sale.payment_method) ? sale.payment_method : undefined;
       const payment = await insertNewPayment(trx, deps, sale.id, Number(sale.total), nowIso, wallet);
       await repo.transitionSale(trx, sale.id, { fromStatuses: [sale.status] }, { status: 'pending_payment', payment_status: 'pending', updated_at: nowIso });
       await addHistory(trx, sale.id, 'pending_payment', 'pending', actor, note, nowIso);
@@ -67,12 +64,7 @@ export async function newPaymentSession(deps: OrderDeps, saleId: number, actor: 
     throw err;
   }
   const { sale, payment, lines } = created;
-  const opened =
-    sale.payment_method === 'bkash'
-      ? await openBkashSession(deps, sale, payment)
-      : sale.payment_method === 'nagad'
-        ? await openNagadSession(deps, sale, payment)
-        : await openPaymentSession(deps, sale, payment, lines);
+  const opened = await openPaymentFor(deps, sale, payment, lines);
   if (!opened.url)
     throw new ApiError('payment_provider_unavailable', 'The payment provider could not start the payment. Please try again in a moment.', undefined, 503);
   return { sale: opened.sale, url: opened.url };

@@ -28,9 +28,7 @@ import { addHistory } from './history.ts';
 import { assertHoldRoom, type CheckoutClient, checkQuantities, clientKeys, countCheckout, keyOwner, lockHoldKeys, pruneCounts } from './limits.ts';
 import { mailLocale } from '../mail/locale.ts';
 import { notifyShop, sendOrderMail } from './notify.ts';
-import { openPaymentSession } from './open-payment-session.ts';
-import { assertBkashOffered, openBkashSession } from './bkash-payment.ts';
-import { assertNagadOffered, openNagadSession } from './nagad-payment.ts';
+import { assertWalletOffered, isWallet, openPaymentFor } from './wallets.ts';
 import * as repo from './repository.ts';
 import type { PaymentRow, SaleLineRow, SaleRow } from './repository.ts';
 import { type SaleParts, saleView } from './sale-view.ts';
@@ -221,8 +219,7 @@ export async function placeOrder(
   const now = new Date();
   const nowIso = now.toISOString();
   const method: TPaymentMethod = body.paymentMethod;
-  if (method === 'bkash') assertBkashOffered(deps);
-  if (method === 'nagad') assertNagadOffered(deps);
+  if (isWallet(method)) assertWalletOffered(deps, method);
   // A wallet order waits for its wallet payment exactly as a card order waits for the gateway.
   const paidOnline = method === 'card' || method === 'bkash' || method === 'nagad';
   const kind = method === 'later' ? 'booking' : 'order';
@@ -374,12 +371,7 @@ export async function placeOrder(
   // no attachments yet, and its one payment row is as written but for the gateway's address).
   const view = (payments: PaymentRow[]) => saleView(sale, { lines, history, payments, attachments: [] }, fileUrl(deps.config.imageHost));
   if (payment) {
-    const opened =
-      method === 'bkash'
-        ? await openBkashSession(deps, sale, payment)
-        : method === 'nagad'
-          ? await openNagadSession(deps, sale, payment)
-          : await openPaymentSession(deps, sale, payment, lines);
+    const opened = await openPaymentFor(deps, sale, payment, lines);
     return {
       sale: opened.sale,
       // A gateway that refused failed the payment: the order changed, and is read again.
