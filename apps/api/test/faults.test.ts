@@ -1,4 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../bench/lib/server.ts';
@@ -203,6 +204,28 @@ describe('the database is briefly unreachable', () => {
       expect(later.status, later.text).toBe(201);
       expect(await salesCount()).toBe(before + 1);
       expect(Number((await direct.query('select sum(quantity) as q from stocks where sku_id = $1', [sku.id])).rows[0].q)).toBe(3);
+    });
+
+    it('a connection dropped in the middle of a transaction fails that transaction, and does not bring the process down', async () => {
+      const uncaught: unknown[] = [];
+      const onUncaught = (err: unknown) => void uncaught.push(err);
+      process.on('uncaughtException', onUncaught);
+      try {
+        const work = t.db.kysely.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+          // Checked out, between two statements: the connection is reset under it.
+          proxy.cut();
+          await new Promise((r) => setTimeout(r, 300));
+          await sql`select 2`.execute(trx);
+        });
+        await expect(work).rejects.toThrow();
+        await new Promise((r) => setTimeout(r, 100));
+      } finally {
+        proxy.restore();
+        process.off('uncaughtException', onUncaught);
+      }
+      expect(uncaught).toEqual([]);
+      await expect.poll(async () => (await t.api('/api/health')).status, { timeout: 20_000, interval: 250 }).toBe(200);
     });
 
     it('PostgreSQL out of reach (connections accepted, never answered): a 503 within the connect timeout, not a hang', async () => {

@@ -97,6 +97,10 @@ export function openDb(config: DbConfig): Db {
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor one dropped while checked out between two statements (a transaction's, a job's): pg
+  // emits that on the client, where no query is waiting to hear it. The next statement on it
+  // fails (the request answers 503) and the pool discards it on release, as it is not queryable.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const { log, observe } = statementObservers();
   const kysely = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }), log });
   return {
