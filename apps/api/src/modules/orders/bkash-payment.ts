@@ -2,6 +2,7 @@ import { ApiError, notFound } from '../../lib/errors.ts';
 import { ProviderError } from '../payments/provider.ts';
 import { type BkashCheck, checkBkash, recordCompleted } from './bkash-verify.ts';
 import type { OrderDeps } from './deps.ts';
+import { keepPaymentPage } from './wallet-calls.ts';
 import { PAID_STATES } from './history.ts';
 import { limitProviderChecks } from './provider-checks.ts';
 import * as repo from './repository.ts';
@@ -32,11 +33,7 @@ export async function openBkashSession(deps: OrderDeps, sale: SaleRow, payment: 
       callbackUrl: `${deps.config.publicUrl}/payments/bkash/callback/${encodeURIComponent(payment.tran_id)}`,
     });
     if (created.status === 'created') {
-      await deps.db.kysely
-        .updateTable('payments')
-        .set({ session_key: created.paymentId, gateway_url: created.bkashUrl, updated_at: new Date().toISOString() })
-        .where('id', '=', payment.id)
-        .execute();
+      await keepPaymentPage(deps, payment.id, created.paymentId, created.bkashUrl);
       return { sale, url: created.bkashUrl };
     }
     reason = `bKash refused the payment (${created.code} ${created.message})`.slice(0, 200);

@@ -1,8 +1,8 @@
-import { ProviderError } from '../payments/provider.ts';
 import { applyVerifiedPayment } from './apply-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import type { Actor, PaymentOutcome } from './history.ts';
 import type { PaymentRow, SaleRow } from './repository.ts';
+import { askWallet } from './wallet-calls.ts';
 
 // What bKash says about one of our payment rows, and recording it (docs/decisions/0017 applied
 // to the wallet). The row keeps bKash's paymentID in session_key and, once paid, its trxID in
@@ -63,18 +63,10 @@ export async function recordCompleted(deps: OrderDeps, sale: SaleRow, payment: P
 /** Asks bKash's payment/status API about a payment row and records a Completed, matching payment. */
 export async function checkBkash(deps: OrderDeps, sale: SaleRow, payment: PaymentRow, actor: Actor): Promise<BkashCheck> {
   if (!deps.bkash || !payment.session_key) return { kind: 'unknown' };
-  let q: Awaited<ReturnType<NonNullable<OrderDeps['bkash']>['queryPayment']>>;
-  try {
-    q = await deps.bkash.queryPayment(payment.session_key);
-  } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
-    deps.log.warn({ err: err.message, invoiceId: sale.invoice_id }, 'could not ask bKash about a payment');
-    return { kind: 'unknown' };
-  }
-  if (q.status === 'error') {
-    deps.log.warn({ code: q.code, message: q.message, invoiceId: sale.invoice_id }, 'bKash refused a payment query');
-    return { kind: 'unknown' };
-  }
+  const bkash = deps.bkash;
+  const key = payment.session_key;
+  const q = await askWallet(deps, sale, 'bKash', () => bkash.queryPayment(key));
+  if (!q) return { kind: 'unknown' };
   switch (q.state) {
     case 'completed':
       if (!q.trxId) return { kind: 'unknown' };

@@ -1,6 +1,7 @@
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { ProviderError } from '../payments/provider.ts';
 import type { OrderDeps } from './deps.ts';
+import { keepPaymentPage } from './wallet-calls.ts';
 import { PAID_STATES } from './history.ts';
 import { checkNagad, nagadOrderId } from './nagad-verify.ts';
 import { limitProviderChecks } from './provider-checks.ts';
@@ -32,11 +33,7 @@ export async function openNagadSession(deps: OrderDeps, sale: SaleRow, payment: 
       additionalMerchantInfo: { invoiceId: sale.invoice_id },
     });
     if (created.status === 'created') {
-      await deps.db.kysely
-        .updateTable('payments')
-        .set({ session_key: created.paymentRefId, gateway_url: created.redirectUrl, updated_at: new Date().toISOString() })
-        .where('id', '=', payment.id)
-        .execute();
+      await keepPaymentPage(deps, payment.id, created.paymentRefId, created.redirectUrl);
       return { sale, url: created.redirectUrl };
     }
     reason = `Nagad refused the payment (${created.code} ${created.message})`.slice(0, 200);

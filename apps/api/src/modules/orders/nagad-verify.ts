@@ -1,8 +1,8 @@
-import { ProviderError } from '../payments/provider.ts';
 import { applyVerifiedPayment } from './apply-payment.ts';
 import type { OrderDeps } from './deps.ts';
 import type { Actor, PaymentOutcome } from './history.ts';
 import type { PaymentRow, SaleRow } from './repository.ts';
+import { askWallet } from './wallet-calls.ts';
 
 // What Nagad says about one of our payment rows, and recording it (docs/decisions/0042). The
 // row keeps Nagad's paymentReferenceId in session_key and, once paid, the issuer's reference
@@ -32,18 +32,10 @@ export type NagadCheck =
 /** Asks Nagad's verify/payment API about a payment row and records a Success that matches the order, once. */
 export async function checkNagad(deps: OrderDeps, sale: SaleRow, payment: PaymentRow, actor: Actor): Promise<NagadCheck> {
   if (!deps.nagad || !payment.session_key) return { kind: 'unknown' };
-  let v: Awaited<ReturnType<NonNullable<OrderDeps['nagad']>['verifyPayment']>>;
-  try {
-    v = await deps.nagad.verifyPayment(payment.session_key);
-  } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
-    deps.log.warn({ err: err.message, invoiceId: sale.invoice_id }, 'could not ask Nagad about a payment');
-    return { kind: 'unknown' };
-  }
-  if (v.status === 'error') {
-    deps.log.warn({ code: v.code, message: v.message, invoiceId: sale.invoice_id }, 'Nagad refused a payment verification');
-    return { kind: 'unknown' };
-  }
+  const nagad = deps.nagad;
+  const key = payment.session_key;
+  const v = await askWallet(deps, sale, 'Nagad', () => nagad.verifyPayment(key));
+  if (!v) return { kind: 'unknown' };
   switch (v.state) {
     case 'success': {
       const total = Number(sale.total);

@@ -428,16 +428,19 @@ function ImportForm({ today, onSaved }: { today: string; onSaved(message: string
           />
         </Field>
         <div>
-          <button
-            type="submit"
-            disabled={busy}
-            className="h-10 rounded-lg bg-brand-700 px-4 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
-          >
-            {busy ? 'Recording…' : 'Record the payout'}
-          </button>
+          <RecordButton busy={busy} />
         </div>
       </form>
     </Card>
+  );
+}
+
+/** Both forms end the same way: one payout recorded, or its problems shown above. */
+function RecordButton({ busy }: { busy: boolean }) {
+  return (
+    <button type="submit" disabled={busy} className="h-10 rounded-lg bg-brand-700 px-4 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-60">
+      {busy ? 'Recording…' : 'Record the payout'}
+    </button>
   );
 }
 
@@ -579,13 +582,7 @@ function ManualForm({ today, onSaved }: { today: string; onSaved(message: string
           <button type="button" onClick={addLine} className="h-10 rounded-lg border border-sand-300 bg-paper px-4 text-sm font-semibold hover:bg-sand-100">
             Add a parcel
           </button>
-          <button
-            type="submit"
-            disabled={busy}
-            className="h-10 rounded-lg bg-brand-700 px-4 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
-          >
-            {busy ? 'Recording…' : 'Record the payout'}
-          </button>
+          <RecordButton busy={busy} />
         </div>
       </form>
     </Card>
