@@ -87,7 +87,10 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_000 },
   globalTeardown: './fixtures/teardown.ts',
-  use: { trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  // A failed test keeps its trace (each action's page, as DOM snapshots) and a screenshot.
+  // The trace records no film of the screen: encoding a frame at every paint took as much
+  // of the two cores as the tests themselves (the 3D viewer's test ran twice as long).
+  use: { trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true }, screenshot: 'only-on-failure' },
   webServer: [
     standIns(basePort),
     server(basePort, { SQLITE_FILE: sqliteFile, DATABASE_URL: '' }),
