@@ -132,7 +132,10 @@ try {
     const scores: Record<string, number[]> = Object.fromEntries(CATEGORIES.map((c) => [c, []]));
     const metrics: Record<string, number[]> = Object.fromEntries(Object.keys(METRICS).map((m) => [m, []]));
     for (let i = 0; i < runs; i++) {
-      const page = await browser.newPage();
+      // A browser context of its own: Lighthouse's storage reset keeps cookies, and the
+      // language cookie a Bangla run leaves would otherwise render the next page in Bangla.
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
       if (p.withCart) {
         // The cart lives in the browser's storage (spec): put it there, then audit without
         // Lighthouse's storage reset — but with a cold HTTP cache like the other pages.
@@ -146,7 +149,7 @@ try {
         await cdp.send('Network.clearBrowserCache');
       }
       const result = await lighthouse(`${base}${p.path}`, { logLevel: 'error', output: 'json', disableStorageReset: Boolean(p.withCart) }, undefined, page);
-      await page.close();
+      await context.close();
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${p.path}`);
       if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${p.path}: ${lhr.runtimeError.message}`);
