@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -6,7 +7,6 @@ import bn from 'virtual:i18n/bn';
 import en from 'virtual:i18n/en';
 import { registerCatalog } from './lib/i18n.tsx';
 import { NonceContext } from './lib/nonce.ts';
-import { scriptsAfterContent } from './lib/script-priority.server.ts';
 import './lib/context.ts';
 
 // The server renders either language (docs/decisions/0038).
@@ -38,7 +38,7 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = scriptsAfterContent();
+          const body = new PassThrough();
           // Done streaming: the abort timer must not keep this render alive (and in memory)
           // for seconds after the page was sent.
           body.on('close', () => clearTimeout(timer));

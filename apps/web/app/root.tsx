@@ -24,7 +24,6 @@ import { loadSession } from './components/account/session.server.ts';
 import { loadCurrencies, loadPricing } from './components/cart/currencies.server.ts';
 import { loadCategoryMenu } from './components/catalogue/category-menu.server.ts';
 import { configureApi } from './lib/api-client.ts';
-import { catalogueChunk } from './lib/catalogue-chunks.server.ts';
 import { PricingProvider } from './lib/currency.tsx';
 import { BENGALI_FONT_URL } from './lib/fonts.ts';
 import { addressIn, LanguageProvider, metaT, useT } from './lib/i18n.tsx';
@@ -46,7 +45,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       publicUrl: context.publicUrl,
       // The back office is in English whatever the shop's language (docs/decisions/0038).
       lang: 'en' as const,
-      catalogueChunk: null,
     };
   }
   // What every page's header and footer need, fetched side by side.
@@ -57,17 +55,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     loadCurrencies(context),
     loadPricing(context, request),
   ]);
-  return {
-    settings,
-    categories,
-    user,
-    currencies,
-    pricing,
-    apiKey: context.apiKey,
-    publicUrl: context.publicUrl,
-    lang: context.lang,
-    catalogueChunk: catalogueChunk(context.lang),
-  };
+  return { settings, categories, user, currencies, pricing, apiKey: context.apiKey, publicUrl: context.publicUrl, lang: context.lang };
 }
 
 // Site settings change rarely; navigations inside the app need not fetch them again. An
@@ -135,7 +123,6 @@ function Document({ lang, data, children }: { lang: Locale; data: Awaited<Return
         <link rel="stylesheet" href={stylesheet} precedence="high" />
         {/* The Bengali font (fonts.css): Bangla pages ask for it at once. */}
         {lang === 'bn' && <link rel="preload" href={BENGALI_FONT_URL} as="font" type="font/woff2" crossOrigin="anonymous" />}
-        {data?.catalogueChunk && <link rel="modulepreload" href={data.catalogueChunk} />}
         {data?.publicUrl && <LanguageAlternates publicUrl={data.publicUrl} />}
         <Meta />
         <Links />
