@@ -16,21 +16,6 @@ async function resultCount(page: Page): Promise<number> {
   return Number((await page.getByTestId('result-count').textContent())!.replace(/\D/g, ''));
 }
 
-/** Closes the home pop-ups (another feature) when they show, so they do not cover the page. */
-async function dismissPopups(page: Page) {
-  for (let i = 0; i < 3; i++) {
-    const dialog = page.getByRole('dialog').first();
-    try {
-      await dialog.waitFor({ state: 'visible', timeout: 2500 });
-    } catch {
-      return;
-    }
-    const id = await dialog.getAttribute('id');
-    await page.keyboard.press('Escape');
-    await page.locator(`[id="${id}"]`).waitFor({ state: 'hidden' });
-  }
-}
-
 test.describe('browsing the catalogue', () => {
   test('shopper goes from the mega menu to a category, ticks a colour and sorts by price', async ({ page }) => {
     await page.goto('/shop');
@@ -199,8 +184,7 @@ test.describe('search', () => {
 
   test('shopper searches for a model number and finds that product', async ({ page, request }) => {
     const item = await (await request.get('/api/v3/items/joined?id=12', { headers: API })).json();
-    // Closed for the visit before the page loads: on a busy machine the pop-up can open after
-    // dismissPopups has stopped waiting for it.
+    // The home pop-ups (another feature) closed for the visit before the page loads.
     await skipHomePopups(page);
     await page.goto('/');
     const box = page.getByRole('searchbox', { name: 'Search products or model numbers' });
@@ -227,8 +211,8 @@ test.describe('home', () => {
   test('the carousel advances by itself and can be swiped both ways', async ({ page }) => {
     // A controlled clock: five seconds pass when the test says so, not on a busy machine's whim.
     await page.clock.install();
+    await skipHomePopups(page);
     await page.goto('/');
-    await dismissPopups(page);
     const carousel = page.getByTestId('carousel');
     const start = Number(await carousel.getAttribute('data-index'));
     await page.clock.runFor(5000);
@@ -265,8 +249,8 @@ test.describe('home', () => {
 
   test('the carousel can be driven by keyboard and stopped', async ({ page }) => {
     await page.clock.install();
+    await skipHomePopups(page);
     await page.goto('/');
-    await dismissPopups(page);
     const carousel = page.getByTestId('carousel');
     const start = Number(await carousel.getAttribute('data-index'));
     await carousel.getByRole('button', { name: 'Next slide' }).focus();
@@ -284,8 +268,8 @@ test.describe('home', () => {
   });
 
   test('home shows new arrivals and items on sale, and fills the browser caches of categories and attributes', async ({ page }) => {
+    await skipHomePopups(page);
     await page.goto('/');
-    await dismissPopups(page);
     await expect(page.getByRole('heading', { name: 'New arrivals' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'On sale now' })).toBeVisible();
     // The two caches are filled side by side, in either order.

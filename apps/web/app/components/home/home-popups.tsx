@@ -64,6 +64,14 @@ function rememberSubscribed() {
   if (stored) save(withSubscribed(stored.memory, stored.now));
 }
 
+/** Resolves when the browser is idle (4 s at most; 1.5 s where it cannot say). */
+function whenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 4000 });
+    else setTimeout(resolve, 1500);
+  });
+}
+
 /** spec §7, content search: the first item of the wanted type, or null (errors are ignored, §8). */
 async function firstOfType(type: 'campaign' | 'subscription-offer'): Promise<Item | null> {
   const res = await apiFetch<TPage<Item>>('/api/cms/articles/search', { method: 'POST', body: contentSearchBody(type) });
@@ -94,7 +102,13 @@ export function HomePopups({ signedIn }: { signedIn: boolean }) {
     // Fetched once, the first time the visitor is on home.
     if (!home || content) return;
     let live = true;
-    Promise.all([firstOfType('campaign'), firstOfType('subscription-offer')]).then(async ([campaign, offer]) => {
+    // Asked for once the page is idle (hydrated, first effects run, at most 4 s on): a
+    // pop-up is never the first thing a shopper needs, and opening it lays the page out
+    // again, which should not fall on the page's first, busiest moments.
+    void (async () => {
+      await whenIdle();
+      if (!live) return;
+      const [campaign, offer] = await Promise.all([firstOfType('campaign'), firstOfType('subscription-offer')]);
       // The dialogs' code loads only when there is a pop-up to show; if it cannot, none shows.
       const shown =
         (campaign || offer) &&
@@ -106,7 +120,7 @@ export function HomePopups({ signedIn }: { signedIn: boolean }) {
       if (!shown) return setContent({ campaign: null, offer: null });
       setDismissed({ campaign: wasDismissed(campaign, 'campaign'), offer: wasDismissed(offer, 'offer') });
       setContent({ campaign, offer });
-    });
+    })();
     return () => {
       live = false;
     };
