@@ -3,11 +3,12 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { cachedCategories, refreshAttributes } from '../../lib/catalogue-cache.ts';
 import { useT } from '../../lib/i18n.tsx';
+import { whenSettled } from '../../lib/when-settled.ts';
 import { ChevronDownIcon } from '../ui/icons.tsx';
 import { categoryTree, type MenuCategory } from './category-tree.ts';
 
 /**
- * The browser caches of spec §4/§9 are filled once per visit, when the browser is idle.
+ * The browser caches of spec §4/§9 are filled once per visit, once the page has settled.
  * The cached categories also stand in for the menu if the page came without them.
  */
 export function useCatalogueCaches(categories: MenuCategory[]): MenuCategory[] {
@@ -20,9 +21,10 @@ export function useCatalogueCaches(categories: MenuCategory[]): MenuCategory[] {
       });
       void refreshAttributes();
     };
-    const w = window as Window & { requestIdleCallback?: (cb: () => void) => number };
-    if (w.requestIdleCallback) w.requestIdleCallback(run);
-    else setTimeout(run, 1);
+    // A page that came without its menu wants the cached one now; otherwise the caches are
+    // for later pages and wait until this one has settled (decision 0046).
+    if (!categories.length) run();
+    else void whenSettled(3000).then(run);
     // Once per page load: the caches outlive navigations.
   }, []);
   return categories.length ? categories : (fallback ?? []);

@@ -2,6 +2,7 @@ import { contentSearchBody, isHomePath, type PopupContent, popupDismissKey, popu
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { apiFetch } from '../../lib/api-client.ts';
+import { whenSettled } from '../../lib/when-settled.ts';
 import { currentMemory, isClosed, POPUP_MEMORY_KEY, type PopupMemory, withClosed, withSubscribed } from './popup-memory.ts';
 
 export type Item = PopupContent & { body?: string };
@@ -64,13 +65,8 @@ function rememberSubscribed() {
   if (stored) save(withSubscribed(stored.memory, stored.now));
 }
 
-/** Resolves when the browser is idle (4 s at most; 1.5 s where it cannot say). */
-function whenIdle(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 4000 });
-    else setTimeout(resolve, 1500);
-  });
-}
+/** How long after the page's load the pop-ups are asked for (decision 0046). */
+export const POPUP_DELAY_MS = 5000;
 
 /** spec §7, content search: the first item of the wanted type, or null (errors are ignored, §8). */
 async function firstOfType(type: 'campaign' | 'subscription-offer'): Promise<Item | null> {
@@ -102,11 +98,12 @@ export function HomePopups({ signedIn }: { signedIn: boolean }) {
     // Fetched once, the first time the visitor is on home.
     if (!home || content) return;
     let live = true;
-    // Asked for once the page is idle (hydrated, first effects run, at most 4 s on): a
-    // pop-up is never the first thing a shopper needs, and opening it lays the page out
-    // again, which should not fall on the page's first, busiest moments.
+    // Asked for a few seconds after the page has loaded: a pop-up is never the first thing a
+    // shopper needs, one that covers the page on arrival is the kind search engines count
+    // against a page, and opening it (its focus trap lays the whole page out) should not
+    // fall on the page's first, busiest moments (decision 0046).
     void (async () => {
-      await whenIdle();
+      await whenSettled(POPUP_DELAY_MS);
       if (!live) return;
       const [campaign, offer] = await Promise.all([firstOfType('campaign'), firstOfType('subscription-offer')]);
       // The dialogs' code loads only when there is a pop-up to show; if it cannot, none shows.

@@ -138,22 +138,8 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
           <Logo name={brand} inverted image={logoImage(settings)} />
         </div>
 
-        {/* Desktop: four columns */}
-        <div className="hidden gap-8 lg:grid lg:grid-cols-4">
-          {COLUMNS.map((c) => (
-            <section key={c.title} aria-label={t(c.title)}>
-              <h3 className="mb-4 text-base font-semibold">{t(c.title)}</h3>
-              <LinkList links={c.links} />
-            </section>
-          ))}
-          <section aria-label={t('Follow Us')}>
-            <h3 className="mb-4 text-base font-semibold">{t('Follow Us')}</h3>
-            <FollowUs settings={settings} />
-          </section>
-        </div>
-
-        {/* Mobile: the same groups as an accordion */}
-        <div className="divide-y divide-white/15 border-y border-white/15 lg:hidden">
+        {/* One set of groups: an accordion on a phone, four columns from lg (rendered once, not once per layout). */}
+        <div className="divide-y divide-white/15 border-y border-white/15 lg:grid lg:grid-cols-4 lg:gap-8 lg:divide-y-0 lg:border-0">
           {[
             ...COLUMNS.map((c) => ({ title: t(c.title), body: <LinkList links={c.links} /> })),
             { title: t('Follow Us'), body: <FollowUs settings={settings} /> },
@@ -208,30 +194,33 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
 }
 
 /**
- * One footer group on a phone: a disclosure (a button that shows and hides its links), the
- * WAI pattern for this, with no menu library in every page's first load (decision 0030).
+ * One footer group: on a phone a disclosure (a button that shows and hides its links), the
+ * WAI pattern for this, with no menu library in every page's first load (decision 0030);
+ * from lg a column with its heading, always open.
  */
 function FooterGroup({ title, children }: { title: string; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
-    <div>
-      <h3>
+    <section aria-label={title}>
+      <h3 className="text-base font-semibold lg:mb-4">
         <button
           type="button"
           aria-expanded={open}
           aria-controls={id}
           onClick={() => setOpen((o) => !o)}
           data-state={open ? 'open' : 'closed'}
-          className="group flex w-full items-center justify-between py-4 text-left text-base font-semibold"
+          className="group flex w-full items-center justify-between py-4 text-left lg:hidden"
         >
           {title}
           <ChevronDownIcon className="transition-transform group-data-[state=open]:rotate-180" />
         </button>
+        <span className="hidden lg:inline">{title}</span>
       </h3>
-      <div id={id} hidden={!open} className="pb-4">
+      {/* A class, not the hidden attribute: the base styles' [hidden] rule would win over lg:block. */}
+      <div id={id} className={`pb-4 lg:block lg:pb-0 ${open ? '' : 'hidden'}`}>
         {children}
       </div>
-    </div>
+    </section>
   );
 }
