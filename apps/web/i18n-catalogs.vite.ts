@@ -18,7 +18,9 @@ export function i18nCatalogs(): Plugin {
       if (!id.startsWith(`\0${PREFIX}`)) return undefined;
       const locale = parseLocale(id.slice(PREFIX.length + 1));
       if (!locale) throw new Error(`unknown catalogue ${id}`);
-      return `export default ${JSON.stringify(compileCatalog(locale))};`;
+      // A string for JSON.parse rather than an object literal: V8 parses JSON faster than
+      // JavaScript, and the Bangla catalogue (about 100 KB) is evaluated before hydration.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(compileCatalog(locale)))});`;
     },
   };
 }
