@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
+import { originalPositionFor } from '@jridgewell/trace-mapping';
 import puppeteer, { type Protocol } from 'puppeteer-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from '../e2e/fixtures/chromium.ts';
 import { REPO_ROOT, startShop } from './lib/server.ts';
+import { shortSource, sourceMaps } from './lib/source-maps.ts';
 
 // The main thread's long tasks of one page load, each with what it did: style, layout, paint,
 // parsing, script (from Chromium's trace) and the functions that ran in it (V8's sampling
@@ -35,23 +36,14 @@ const base = server.baseUrl;
 type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { data?: { documentLoaderURL?: string } } };
 type Frame = Protocol.Runtime.CallFrame;
 
-const maps = new Map<string, TraceMap | null>();
-function mapFor(url: string): TraceMap | null {
-  if (!maps.has(url)) {
-    const file = path.join(build, 'client', `${new URL(url).pathname}.map`);
-    maps.set(url, fs.existsSync(file) ? new TraceMap(fs.readFileSync(file, 'utf8')) : null);
-  }
-  return maps.get(url) ?? null;
-}
+const mapFor = sourceMaps(build);
 
 /** A function's name and place (source-mapped where the build has maps), and whether it is the app's own code. */
 function describe(frame: Frame): { name: string; app: boolean } {
   const map = frame.url.startsWith(base) ? mapFor(frame.url) : null;
   const original = map ? originalPositionFor(map, { line: frame.lineNumber + 1, column: frame.columnNumber }) : null;
   if (!original?.source) return { name: `${frame.functionName || '(anonymous)'} ${frame.url.replace(base, '')}`, app: false };
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(original.source);
-  const where = pkg ? `npm:${pkg[1]}` : original.source.replace(/^(\.\.\/)+/, 'apps/web/').replace(/^.*?\/(apps|packages)\//, '$1/');
-  return { name: `${original.name ?? frame.functionName} ${where}:${original.line}`, app: !pkg };
+  return { name: `${original.name ?? frame.functionName} ${shortSource(original.source)}:${original.line}`, app: !original.source.includes('node_modules/') };
 }
 
 const top = (m: Map<string, number>, n: number) =>

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
+import { originalPositionFor } from '@jridgewell/trace-mapping';
 import puppeteer from 'puppeteer-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from '../e2e/fixtures/chromium.ts';
 import { REPO_ROOT, startShop } from './lib/server.ts';
+import { shortSource, sourceMaps } from './lib/source-maps.ts';
 
 // Where a page's main-thread script time goes: each page is opened cold (a browser context of
 // its own) at a phone's viewport with V8's sampling profiler on, until the network is quiet
@@ -32,22 +32,8 @@ const build = path.resolve(REPO_ROOT, process.env.WEB_BUILD_DIR ?? 'apps/web/bui
 const server = await startShop({ db: 'sqlite', env: { WEB_BUILD_DIR: build } });
 const base = server.baseUrl;
 
-const maps = new Map<string, TraceMap | null>();
-function mapFor(url: string): TraceMap | null {
-  if (!maps.has(url)) {
-    const file = path.join(build, 'client', `${new URL(url).pathname}.map`);
-    maps.set(url, fs.existsSync(file) ? new TraceMap(fs.readFileSync(file, 'utf8')) : null);
-  }
-  return maps.get(url) ?? null;
-}
-
-/** A readable name for a source: the package for node_modules, else the path under the repo. */
-function short(source: string): string {
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
-  if (pkg) return `npm:${pkg[1]}`;
-  // The web app's sources are relative to its build: ../../../app/lib/x.ts.
-  return source.replace(/^(\.\.\/)+/, 'apps/web/').replace(/^.*?\/(apps|packages)\//, '$1/');
-}
+const mapFor = sourceMaps(build);
+const short = shortSource;
 
 const table = (m: Map<string, number>) =>
   [...m]
