@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, type Request, test } from '@playwright/test';
 import { newShopper, signUpByApi } from '../fixtures/accounts.ts';
 import { skuFrom, withCart } from '../fixtures/checkout.ts';
 import { pdfBytes, pngBytes } from '../fixtures/files.ts';
@@ -79,17 +79,19 @@ test.describe('uploading files', () => {
     await openNewBooking(page, 290);
 
     const parts: string[] = [];
-    let inFlight = 0;
+    // A part is in flight from its request until its answer's headers (or its failure): the
+    // uploader goes on when fetch resolves, which is at the headers; the "request finished"
+    // event (the body read) can reach the test after the next part's request.
+    const inFlight = new Set<Request>();
     let maxInFlight = 0;
     page.on('request', (r) => {
       if (!/\/api\/files\/multipart\/[^/]+\/parts\/\d+$/.test(r.url())) return;
       parts.push(r.url().split('/').pop()!);
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
+      inFlight.add(r);
+      maxInFlight = Math.max(maxInFlight, inFlight.size);
     });
-    const settled = () => (inFlight = Math.max(0, inFlight - 1));
-    page.on('requestfinished', (r) => /\/parts\/\d+$/.test(r.url()) && settled());
-    page.on('requestfailed', (r) => /\/parts\/\d+$/.test(r.url()) && settled());
+    page.on('response', (r) => inFlight.delete(r.request()));
+    page.on('requestfailed', (r) => inFlight.delete(r));
     // The network drops part 3 once.
     let dropped = false;
     await page.route('**/api/files/multipart/*/parts/3', async (route) => {
