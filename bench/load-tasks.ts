@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { originalPositionFor } from '@jridgewell/trace-mapping';
 import puppeteer, { type Protocol } from 'puppeteer-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from '../e2e/fixtures/chromium.ts';
+import { phonePage } from './lib/phone-page.ts';
 import { REPO_ROOT, startShop } from './lib/server.ts';
 import { shortSource, sourceMaps } from './lib/source-maps.ts';
 
@@ -70,12 +71,7 @@ const browser = await puppeteer.launch({ executablePath: CHROME_PATH, headless: 
 const traceFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'load-tasks-')), 'trace.json');
 try {
   for (let run = 0; run <= Number(values.runs); run++) {
-    const context = await browser.createBrowserContext();
-    const page = await context.newPage();
-    await page.setViewport({ width: 412, height: 823, isMobile: true, hasTouch: true, deviceScaleFactor: 1.75 });
-    const cdp = await page.createCDPSession();
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    const { page, cdp, close } = await phonePage(browser, 100);
     if (run > 0) {
       await page.tracing.start({ path: traceFile, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading', 'blink.user_timing'] });
       await cdp.send('Profiler.start');
@@ -83,12 +79,12 @@ try {
     await page.goto(base + values.page, { waitUntil: 'networkidle0' });
     await new Promise((r) => setTimeout(r, 1000));
     if (run === 0) {
-      await context.close();
+      await close();
       continue;
     }
     const { profile } = await cdp.send('Profiler.stop');
     await page.tracing.stop();
-    await context.close();
+    await close();
 
     const events: TraceEvent[] = JSON.parse(fs.readFileSync(traceFile, 'utf8')).traceEvents;
     const fcp = events.find((e) => e.name === 'firstContentfulPaint');

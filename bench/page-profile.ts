@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { originalPositionFor } from '@jridgewell/trace-mapping';
 import puppeteer from 'puppeteer-core';
 import { CHROME_PATH, CHROMIUM_ARGS } from '../e2e/fixtures/chromium.ts';
+import { phonePage } from './lib/phone-page.ts';
 import { REPO_ROOT, startShop } from './lib/server.ts';
 import { shortSource, sourceMaps } from './lib/source-maps.ts';
 
@@ -48,17 +49,12 @@ try {
     const byFile = new Map<string, number>();
     const byFunction = new Map<string, number>();
     for (let run = 0; run <= runs; run++) {
-      const context = await browser.createBrowserContext();
-      const page = await context.newPage();
-      await page.setViewport({ width: 412, height: 823, isMobile: true, hasTouch: true, deviceScaleFactor: 1.75 });
-      const cdp = await page.createCDPSession();
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      const { page, cdp, close } = await phonePage(browser, 200);
       await cdp.send('Profiler.start');
       await page.goto(base + p, { waitUntil: 'networkidle0' });
       await new Promise((r) => setTimeout(r, 2500));
       const { profile } = await cdp.send('Profiler.stop');
-      await context.close();
+      await close();
       if (run === 0) continue;
       // timeDeltas[i] is the time before sample i: sample i ran until sample i + 1.
       const selfTime = new Map<number, number>();
