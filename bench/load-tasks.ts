@@ -34,7 +34,15 @@ const build = path.resolve(REPO_ROOT, process.env.WEB_BUILD_DIR ?? 'apps/web/bui
 const server = await startShop({ db: 'sqlite', env: { WEB_BUILD_DIR: build } });
 const base = server.baseUrl;
 
-type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { data?: { documentLoaderURL?: string } } };
+type TraceEvent = {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { documentLoaderURL?: string; reason?: string }; beginData?: { dirtyObjects?: number; totalObjects?: number } };
+};
 type Frame = Protocol.Runtime.CallFrame;
 
 const mapFor = sourceMaps(build);
@@ -73,7 +81,16 @@ try {
   for (let run = 0; run <= Number(values.runs); run++) {
     const { page, cdp, close } = await phonePage(browser, 100);
     if (run > 0) {
-      await page.tracing.start({ path: traceFile, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading', 'blink.user_timing'] });
+      await page.tracing.start({
+        path: traceFile,
+        categories: [
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline',
+          'disabled-by-default-devtools.timeline.invalidationTracking',
+          'loading',
+          'blink.user_timing',
+        ],
+      });
       await cdp.send('Profiler.start');
     }
     await page.goto(base + values.page, { waitUntil: 'networkidle0' });
@@ -91,6 +108,17 @@ try {
     const nav = events.find((e) => e.name === 'navigationStart' && e.pid === fcp?.pid && e.args?.data?.documentLoaderURL?.startsWith('http'));
     if (!fcp || !nav) throw new Error('the trace has no first paint or no navigation start');
     const main = events.filter((e) => e.pid === fcp.pid && e.tid === fcp.tid && e.ph === 'X');
+    // Why each layout ran: the reasons Chromium gave for the layout invalidations since the one before.
+    const invalidations = events.filter((e) => e.pid === fcp.pid && e.name === 'LayoutInvalidationTracking').sort((a, b) => a.ts - b.ts);
+    const layoutWhy = new Map<TraceEvent, Map<string, number>>();
+    let since = nav.ts;
+    for (const layout of main.filter((e) => e.name === 'Layout').sort((a, b) => a.ts - b.ts)) {
+      const why = new Map<string, number>();
+      for (const e of invalidations)
+        if (e.ts > since && e.ts <= layout.ts) why.set(e.args?.data?.reason ?? '?', (why.get(e.args?.data?.reason ?? '?') ?? 0) + 1);
+      layoutWhy.set(layout, why);
+      since = layout.ts;
+    }
     const tasks = main.filter((e) => e.name === 'RunTask' && e.ts >= nav.ts && (e.dur ?? 0) > minUs).sort((a, b) => a.ts - b.ts);
 
     // Sample i ran from times[i] to times[i + 1]; the profile's clock is the trace's.
@@ -133,6 +161,13 @@ try {
       console.log(
         `${((task.ts - nav.ts) / 1000).toFixed(0).padStart(6)} ms  ${((task.dur ?? 0) / 1000).toFixed(1).padStart(6)} ms  ${task.ts < fcp.ts ? 'before' : 'after '} first paint  ${what}`,
       );
+      for (const layout of main.filter((e) => e.name === 'Layout' && e.ts >= task.ts && e.ts <= end && (e.dur ?? 0) >= 1000)) {
+        const why = layoutWhy.get(layout) ?? new Map<string, number>();
+        const objects = layout.args?.beginData;
+        console.log(
+          `      layout ${((layout.dur ?? 0) / 1000).toFixed(0)} ms, ${objects?.dirtyObjects ?? '?'} of ${objects?.totalObjects ?? '?'} objects: ${top(why, 4) || 'no invalidation recorded'}`,
+        );
+      }
       if (self.size) console.log(`      self: ${top(self, 4)}`);
       if (app.size) console.log(`      app:  ${top(app, 5)}`);
     }

@@ -203,6 +203,29 @@ test.describe('the shop in Bangla', () => {
     expect(new Set(loaded)).toEqual(new Set(['Shop Bengali Marks']));
   });
 
+  test('an English page is not laid out again when its ৳ faces arrive', async ({ page, browser }) => {
+    // With `swap`, a face that arrives after the first layout lays out every text run in the
+    // stack once more: the whole page (lib/fonts.ts asks for the faces while the body is
+    // parsed). Chromium's trace names why each layout was needed.
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.invalidationTracking'] });
+    await open(page, '/');
+    await page.evaluate(() => document.fonts.ready);
+    await expect(page.getByTestId('product-card').first()).toContainText('৳');
+    const trace = JSON.parse((await browser.stopTracing()).toString()) as {
+      traceEvents: { name: string; ts: number; args?: { data?: { reason?: string } } }[];
+    };
+    const layouts = trace.traceEvents.filter((e) => e.name === 'Layout').map((e) => e.ts);
+    expect(layouts.length).toBeGreaterThan(0);
+    const firstLayout = Math.min(...layouts);
+    const faces = await page.evaluate(() => [...document.fonts].filter((f) => f.family.includes('Shop Bengali Marks')).map((f) => `${f.weight} ${f.status}`));
+    expect(faces.sort()).toEqual(['400 loaded', '600 loaded']);
+    const relaid = trace.traceEvents.filter((e) => e.name === 'LayoutInvalidationTracking' && e.args?.data?.reason === 'Fonts changed' && e.ts > firstLayout);
+    // Asked for late, the faces lay out the whole page again, once per face (over 700 text
+    // runs); asked for early, none, or on a busy machine the few runs laid out before the
+    // faces were ready.
+    expect(relaid.length, 'text laid out again for a font that came after the first layout').toBeLessThan(25);
+  });
+
   test('the language is remembered, and each page names its other-language twin', async ({ page }) => {
     await open(page, '/shop?lang=bn');
     await expect(page.locator('link[rel="alternate"][hreflang="bn"]')).toHaveAttribute('href', /\/shop\?lang=bn$/);

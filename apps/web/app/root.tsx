@@ -25,7 +25,7 @@ import { loadCurrencies, loadPricing } from './components/cart/currencies.server
 import { loadCategoryMenu } from './components/catalogue/category-menu.server.ts';
 import { configureApi } from './lib/api-client.ts';
 import { PricingProvider } from './lib/currency.tsx';
-import { BENGALI_FONT_URL } from './lib/fonts.ts';
+import { BENGALI_FONT_URL, earlyFontScript } from './lib/fonts.ts';
 import { addressIn, LanguageProvider, metaT, useT } from './lib/i18n.tsx';
 import { useNonce } from './lib/nonce.ts';
 import type { SiteSettings } from './lib/site.ts';
@@ -128,6 +128,9 @@ function Document({ lang, data, children }: { lang: Locale; data: Awaited<Return
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
+        {/* The Bengali faces asked for before the first layout (lib/fonts.ts). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a script of the shop's own constants; React would escape its quotes as text */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: earlyFontScript(lang) }} />
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 focus:rounded-md focus:bg-paper focus:px-4 focus:py-2"

@@ -1,9 +1,10 @@
 import { categoryPath, type TProductCard } from '@storefront/shared';
-import { Link, useRouteLoaderData } from 'react-router';
+import { Suspense } from 'react';
+import { Await, Link, useRouteLoaderData } from 'react-router';
 import { TickIcon } from '../components/catalogue/catalogue-icons.tsx';
 import type { MenuCategory } from '../components/catalogue/category-tree.ts';
 import { HeroCarousel } from '../components/catalogue/hero-carousel.tsx';
-import { DeferredProducts, ProductGrid, ProductGridSkeleton } from '../components/catalogue/product-card.tsx';
+import { ProductGrid, ProductGridSkeleton } from '../components/catalogue/product-card.tsx';
 import { ArrowRightIcon } from '../components/ui/icons.tsx';
 import { later } from '../lib/api.server.ts';
 import { metaT, useT } from '../lib/i18n.tsx';
@@ -29,9 +30,16 @@ export async function loader({ context }: Route.LoaderArgs) {
     bullets,
     // Guides aimed at categories belong on product pages; the journal shows the general ones.
     articles: articles.filter((a) => !Array.isArray(a.fields.categories)).slice(0, 4),
-    // The listings are below the first screen: streamed after it (docs/decisions/0029).
-    newArrivals: later(() => reads.searchItems(listing('newArrival'), 'listing').then((r) => r.list), []),
-    onSale: later(() => reads.searchItems(listing('onSale'), 'listing').then((r) => r.list), []),
+    // The listings are below the first screen: streamed after it (docs/decisions/0029), as
+    // one part. React reveals a streamed part in the next frame but waits 300 ms after one
+    // reveal before the next: a second part lands amid hydration and lays the page out again.
+    listings: later(
+      () =>
+        Promise.all([listing('newArrival'), listing('onSale')].map((q) => reads.searchItems(q, 'listing').then((r) => r.list))).then(
+          ([newArrivals, onSale]) => ({ newArrivals, onSale }),
+        ),
+      { newArrivals: [], onSale: [] },
+    ),
     canonical: `${context.publicUrl}/`,
   };
 }
@@ -50,19 +58,37 @@ export function meta({ data, matches }: Route.MetaArgs) {
   });
 }
 
-/** One of home's listings, streamed in after the first screen (the loader's deferred read). */
-function ListingSection({ products, ...heading }: { products: Promise<TProductCard[]>; id: string; title: string; to: string; more: string }) {
+/** Home's two listings, streamed in after the first screen (the loader's deferred read). */
+function Listings({ listings }: { listings: Promise<{ newArrivals: TProductCard[]; onSale: TProductCard[] }> }) {
+  const { t } = useT();
   return (
-    <DeferredProducts
-      products={products}
-      placeholder={<SectionPlaceholder />}
-      render={(list) => (
-        <section className="container-page pt-14" aria-labelledby={heading.id}>
-          <SectionHeading {...heading} />
-          <ProductGrid products={list} className="mt-5" />
-        </section>
-      )}
-    />
+    <Suspense
+      fallback={
+        <>
+          <SectionPlaceholder />
+          <SectionPlaceholder />
+        </>
+      }
+    >
+      <Await resolve={listings} errorElement={null}>
+        {({ newArrivals, onSale }) => (
+          <>
+            <ListingSection products={newArrivals} id="new-heading" title={t('New arrivals')} to="/new-arrival" more={t('See all new arrivals')} />
+            <ListingSection products={onSale} id="sale-heading" title={t('On sale now')} to="/sales" more={t('See all offers')} />
+          </>
+        )}
+      </Await>
+    </Suspense>
+  );
+}
+
+function ListingSection({ products, ...heading }: { products: TProductCard[]; id: string; title: string; to: string; more: string }) {
+  if (products.length === 0) return null;
+  return (
+    <section className="container-page pt-14" aria-labelledby={heading.id}>
+      <SectionHeading {...heading} />
+      <ProductGrid products={products} className="mt-5" />
+    </section>
   );
 }
 
@@ -92,7 +118,7 @@ function SectionHeading({ id, title, to, more }: { id: string; title: string; to
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { slides, bullets, articles, newArrivals, onSale } = loaderData;
+  const { slides, bullets, articles, listings } = loaderData;
   const root = useRouteLoaderData('root') as { settings?: SiteSettings; categories?: MenuCategory[] } | undefined;
   const categories = root?.categories ?? [];
   const tagline = root?.settings?.['brand.tagline'] ?? brandName(root?.settings ?? {});
@@ -145,8 +171,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </section>
       )}
 
-      <ListingSection products={newArrivals} id="new-heading" title={t('New arrivals')} to="/new-arrival" more={t('See all new arrivals')} />
-      <ListingSection products={onSale} id="sale-heading" title={t('On sale now')} to="/sales" more={t('See all offers')} />
+      <Listings listings={listings} />
 
       {articles.length > 0 && (
         <section className="container-page py-14" aria-labelledby="journal-heading">
