@@ -350,7 +350,7 @@ export class AccountsService {
 }
 
 function duplicate(taken: { email: boolean; mobile: boolean }): ApiError {
-  // Issue #5: one code for either clash; the fields say which, for the form.
+  // One code for either clash (decision 0009); the fields say which, for the form.
   const fields: Record<string, string> = {};
   if (taken.email) fields.email = MESSAGES.signUp.duplicateEmail;
   if (taken.mobile) fields.mobile = ACCOUNT_MESSAGES.duplicateMobile;
