@@ -10,8 +10,7 @@ export const BENGALI_FONT_URL = bengali400;
  * after it, and with `swap` Chromium then lays out every text run in the stack again: the
  * whole page, once per face (a 10–30 ms task each after the first paint, four times that on
  * Lighthouse's phone). English pages' marks faces are data URIs and ready within a task.
- * Bangla pages ask only for the regular weight, which they preload anyway: the bold one
- * (47 KB) fetched this early competes with the page's own first requests (bench/README.md).
+ * Bangla pages' one face (fonts.css) is the one they preload.
  */
 export function earlyFontScript(lang: Locale): string {
   const [family, weights] = lang === 'bn' ? ['Shop Bengali', "'400'"] : ['Shop Bengali Marks', "'400','600'"];
