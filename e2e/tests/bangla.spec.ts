@@ -88,6 +88,34 @@ async function expectNoEnglish(page: Page, ignore: RegExp[]) {
   expect(left, `English left on ${page.url()}`).toEqual([]);
 }
 
+/** The font families Chromium drew the first element matching `selector` with. */
+async function drawnWith(page: Page, selector: string): Promise<string> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+  return fonts.map((f) => f.familyName).join(', ');
+}
+
+/** Pictures of the same text drawn in each of two styles (CSS declarations), once the fonts are in. */
+async function drawnAs(page: Page, text: string, styles: [string, string]): Promise<[Buffer, Buffer]> {
+  await page.evaluate(
+    ([words, looks]) =>
+      looks.forEach((look, i) => {
+        const el = document.createElement('span');
+        el.id = `drawn-sample-${i}`;
+        el.textContent = words;
+        el.style.cssText = `${look};font-size:32px;position:fixed;top:${80 + 80 * i}px;left:10px;z-index:99999;background:#fff;color:#000;padding:4px;white-space:nowrap`;
+        document.body.append(el);
+      }),
+    [text, styles] as const,
+  );
+  await page.evaluate(() => document.fonts.ready);
+  return [await page.locator('#drawn-sample-0').screenshot(), await page.locator('#drawn-sample-1').screenshot()];
+}
+
 test.describe('the shop in Bangla', () => {
   test('the main screens show no English but the shop’s own data', async ({ page, request }) => {
     test.setTimeout(120_000);
@@ -145,32 +173,11 @@ test.describe('the shop in Bangla', () => {
     await page.evaluate(() => document.fonts.ready);
     // The font the browser actually drew the Bangla text with (this machine has no Bengali
     // font of its own: without the shop's, the text would be boxes).
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('DOM.enable');
-    await cdp.send('CSS.enable');
-    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[href="#main"]' });
-    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-    expect(fonts.map((f) => f.familyName).join(', ')).toMatch(/Noto Sans Bengali/);
+    expect(await drawnWith(page, '[href="#main"]')).toMatch(/Noto Sans Bengali/);
 
     // And as a picture: the same Bangla and ৳ in the shop's stack and in a stack without the
     // shop's font must differ — they are the same picture when both fall back to boxes.
-    const sample = 'সোফা ৳১,২৩,৪৫৬';
-    await page.evaluate((text) => {
-      for (const [id, family] of [
-        ['with-font', '"Shop Bengali", monospace'],
-        ['without-font', 'monospace'],
-      ]) {
-        const el = document.createElement('span');
-        el.id = id;
-        el.textContent = text;
-        el.style.cssText = `font-family:${family};font-size:32px;position:fixed;top:${id === 'with-font' ? 80 : 160}px;left:10px;z-index:99999;background:#fff;color:#000;padding:4px`;
-        document.body.append(el);
-      }
-    }, sample);
-    await page.evaluate(() => document.fonts.ready);
-    const withFont = await page.locator('#with-font').screenshot();
-    const withoutFont = await page.locator('#without-font').screenshot();
+    const [withFont, withoutFont] = await drawnAs(page, 'সোফা ৳১,২৩,৪৫৬', ['font-family:"Shop Bengali", monospace', 'font-family:monospace']);
     expect(withFont.equals(withoutFont)).toBe(false);
   });
 
@@ -190,28 +197,11 @@ test.describe('the shop in Bangla', () => {
     // The bold title is still bold: drawn from that face, emboldened, it is a different
     // picture from the same words at the regular weight.
     expect(await title.evaluate((el) => Number(getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(600);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('DOM.enable');
-    await cdp.send('CSS.enable');
-    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'h1' });
-    const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-    expect(used.map((f) => f.familyName).join(', ')).toMatch(/Noto Sans Bengali/);
-    const text = (await title.textContent()) ?? '';
-    await page.evaluate((words) => {
-      for (const [id, weight] of [
-        ['bold-sample', '600'],
-        ['regular-sample', '400'],
-      ]) {
-        const el = document.createElement('span');
-        el.id = id;
-        el.textContent = words;
-        el.style.cssText = `font-family:"Shop Bengali";font-weight:${weight};font-size:32px;position:fixed;top:${weight === '600' ? 80 : 160}px;left:10px;z-index:99999;background:#fff;color:#000;padding:4px;white-space:nowrap`;
-        document.body.append(el);
-      }
-    }, text);
-    const bold = await page.locator('#bold-sample').screenshot();
-    const regular = await page.locator('#regular-sample').screenshot();
+    expect(await drawnWith(page, 'h1')).toMatch(/Noto Sans Bengali/);
+    const [bold, regular] = await drawnAs(page, (await title.textContent()) ?? '', [
+      'font-family:"Shop Bengali";font-weight:600',
+      'font-family:"Shop Bengali";font-weight:400',
+    ]);
     expect(bold.equals(regular)).toBe(false);
   });
 
@@ -225,19 +215,13 @@ test.describe('the shop in Bangla', () => {
     await open(page, '/shop');
     await expect(page.getByTestId('product-card').first()).toContainText('৳');
     await page.evaluate(() => document.fonts.ready);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('DOM.enable');
-    await cdp.send('CSS.enable');
-    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
     // The switch shown at this width (the phone menu has its own), named বাংলা.
     await page
       .getByTestId('language-switch')
       .filter({ visible: true })
       .first()
       .evaluate((el) => el.setAttribute('id', 'shown-switch'));
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#shown-switch' });
-    const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-    expect(used.map((f) => f.familyName).join(', ')).toMatch(/Noto Sans Bengali/);
+    expect(await drawnWith(page, '#shown-switch')).toMatch(/Noto Sans Bengali/);
     // Only the marks faces (fonts.css), inlined in the stylesheet, not the 44 KB Bengali subsets.
     expect(fonts.filter((f) => !f.url.startsWith('data:'))).toEqual([]);
     const loaded = await page.evaluate(() => [...document.fonts].filter((f) => f.status !== 'unloaded').map((f) => f.family.replace(/"/g, '')));
