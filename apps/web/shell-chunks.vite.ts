@@ -42,7 +42,7 @@ export function shellChunks(): { plugin: Plugin; groups: { name: string; test(id
       const root = ids.find((id) => ROOT.test(id));
       shell = root ? reach(this, root, new Set()) : new Set();
       // A module a landing page shares with another page would be a chunk of its own, one
-      // more request (a round trip on a phone) before the page can run: 5 of them on a
+      // more request (a round trip on a phone) before the page can run: 7 of them on a
       // product page. What only one route uses stays in that route's chunk.
       const users = new Map<string, { routes: number; landing: boolean }>();
       for (const route of ids.filter((id) => STOREFRONT_ROUTE.test(id))) {
