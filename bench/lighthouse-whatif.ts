@@ -15,7 +15,7 @@ import { formatTable } from './lib/table.ts';
 // same figures, so a variant's difference is the edit's alone.
 //
 //   CHROME_PATH=/usr/bin/chromium node --import tsx bench/lighthouse-whatif.ts --page '/details?id=1&lang=bn' \
-//     --variant 'no bold face=drop:600-normal' --variant 'half the vendor=size:vendor-*0.5' \
+//     --variant 'no Bengali font=drop:noto-sans-bengali' --variant 'half the vendor=size:vendor-*0.5' \
 //     --variant 'one script=merge:(root|seo|price)->shell-'
 //
 // Edits, comma-separated within a variant (the patterns are regular expressions on the URL):
