@@ -11,6 +11,7 @@ import { LOCALES } from '@storefront/shared';
 import { serverI18n } from '@storefront/shared/i18n/server';
 import { type AppConfig, fastifyTrustProxy, LOG_REDACT } from './config.ts';
 import type { Db } from './db/database.ts';
+import { type ClientAddress, clientAddress } from './lib/client-address.ts';
 import { apiKeyPlugin } from './plugins/api-key.ts';
 import { accountsPlugin } from './modules/accounts/accounts.plugin.ts';
 import { createSessionResolver } from './modules/accounts/sessions.ts';
@@ -37,6 +38,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: AppConfig;
+  }
+  interface FastifyRequest {
+    /**
+     * The client as every per-address limit counts it: the IPv4 address, or the /64 of an
+     * IPv6 one (docs/decisions/0049). Limits read this, never `request.ip`.
+     */
+    readonly clientAddress: ClientAddress;
   }
 }
 
@@ -88,6 +96,11 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorateRequest('clientAddress', {
+    getter(this: { ip: string }) {
+      return clientAddress(this.ip);
+    },
+  });
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);

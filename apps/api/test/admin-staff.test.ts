@@ -1,3 +1,4 @@
+import { clientAddress } from '../src/lib/client-address.ts';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -179,6 +180,91 @@ describe('signing in to the back office', () => {
     expect(limited.headers.getSetCookie()).toEqual([]);
     // The limit is the account's: another account signs in from the same address.
     expect((await signIn({ email: other.email, password: STAFF_PASSWORD }, ip)).status).toBe(200);
+  });
+
+  it('an owner whose email is guessed at from many addresses still signs in with the password and a code; nothing less gets in, and every refusal looks the same', async () => {
+    const email = newEmail('owner');
+    const { secret, recoveryCodes } = await t.app.staff.createOwner(email, 'Guessed Owner', STAFF_PASSWORD);
+    const limit = t.app.config.accounts.signInPerAccount;
+    // An outsider who knows only the email: a wrong password from each of many addresses.
+    for (let i = 0; i <= limit; i++) await signIn({ email, password: `a guess ${i}` });
+    const code = totp(secret);
+    const refusals = [
+      await signIn({ email, password: STAFF_PASSWORD }),
+      await signIn({ email, password: STAFF_PASSWORD, code: wrongCode(secret) }),
+      await signIn({ email, password: 'one more guess', code }),
+      await signIn({ email, password: 'one more guess', recoveryCode: recoveryCodes[0] }),
+    ];
+    for (const r of refusals) {
+      expectApiError(r, 429, 'rate_limited');
+      expect(r.body.error.message).toBe(refusals[0]!.body.error.message);
+      expect(r.body.error.fields).toEqual({ code: expect.any(String) });
+      expect(r.headers.getSetCookie()).toEqual([]);
+    }
+    expect(refusals[0]!.body.error.message).toMatch(/code from your authenticator app/);
+    // The code and the recovery code sent with a wrong password were not used up.
+    const owner = await signIn({ email, password: STAFF_PASSWORD, code });
+    expect(owner.status, owner.text).toBe(200);
+    // Signed in, the account starts afresh: a wrong password is a plain 401 again.
+    expectApiError(await signIn({ email, password: 'a guess' }), 401, 'invalid_credentials');
+    for (let i = 0; i < limit; i++) await signIn({ email, password: `a guess ${i}` });
+    const viaRecovery = await signIn({ email, password: STAFF_PASSWORD, recoveryCode: recoveryCodes[0] });
+    expect(viaRecovery.status, viaRecovery.text).toBe(200);
+  });
+
+  it('an address over its limit is refused whatever account it names, also with the right password and code', async () => {
+    const email = newEmail('owner');
+    const { secret } = await t.app.staff.createOwner(email, 'Owner', STAFF_PASSWORD);
+    const ip = uniqueIp();
+    for (let i = 0; i < t.app.config.accounts.signInPerAddress; i++) await signIn({ email: newEmail('nobody'), password: 'guess' }, ip);
+    const refused = await signIn({ email, password: STAFF_PASSWORD, code: totp(secret) }, ip);
+    expectApiError(refused, 429, 'rate_limited');
+    expect((await signIn({ email, password: STAFF_PASSWORD, code: totp(secret) })).status).toBe(200);
+  });
+});
+
+describe('the second factor outside sign-in', () => {
+  /** A member with two-factor on whose code of this step is still unused, and a session that used no code. */
+  async function memberWithTwoFactor() {
+    const m = await addMember('staff');
+    const row = (await t.app.staff.list()).find((s) => s.id === m.id)!;
+    const { secret } = await t.app.staff.beginTwoFactor(row);
+    await t.app.staff.enableTwoFactor(row, totp(secret, Date.now() - 30_000), { staffId: m.id, email: m.email, ip: 'test' }, clientAddress('127.0.0.1'));
+    const session = await t.app.staff.createSession(m.id, { ip: '127.0.0.1', userAgent: 'test' });
+    return { ...m, secret, headers: { cookie: `admin_sid=${session.token}`, 'x-forwarded-for': uniqueIp() } };
+  }
+  const disable = (headers: Record<string, string>, code: string) => t.api('/api/admin/two-factor/disable', { method: 'POST', json: { code }, headers });
+
+  it('turning two-factor off takes a code once: the same code sent five times at once turns it off once', async () => {
+    const m = await memberWithTwoFactor();
+    const code = totp(m.secret);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => disable(m.headers, code)));
+    // One turns it off; the others find the code used (400) or two-factor already off (204, nothing done).
+    for (const a of answers) expect([204, 400]).toContain(a.status);
+    const audit = await t.db.kysely
+      .selectFrom('audit_log')
+      .select('id')
+      .where('action', '=', 'disable_two_factor')
+      .where('entity_id', '=', String(m.id))
+      .execute();
+    expect(audit).toHaveLength(1);
+  });
+
+  it('wrong codes to turn two-factor off or on are limited as sign-in is: then even the right one waits', async () => {
+    const m = await memberWithTwoFactor();
+    const limit = t.app.config.accounts.signInPerAccount;
+    for (let i = 0; i < limit; i++) expectApiError(await disable(m.headers, wrongCode(m.secret)), 400, 'validation_error');
+    const limited = await disable(m.headers, totp(m.secret));
+    expectApiError(limited, 429, 'rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // Confirming a new set-up is counted the same way.
+    const n = await addMember('staff');
+    const first = { ...(await signedIn(n.email)), 'x-forwarded-for': uniqueIp() };
+    const setup = await t.api('/api/admin/two-factor/setup', { method: 'POST', headers: first });
+    const enable = (code: string) => t.api('/api/admin/two-factor/enable', { method: 'POST', json: { code }, headers: first });
+    for (let i = 0; i < limit; i++) expectApiError(await enable(wrongCode(setup.body.secret)), 400, 'validation_error');
+    expectApiError(await enable(totp(setup.body.secret)), 429, 'rate_limited');
   });
 });
 
@@ -510,7 +596,7 @@ describe.runIf(testDbKind() === 'sqlite')('npm run admin -- create-owner', () =>
     const db = openDb({ kind: 'sqlite', file: r.file });
     try {
       const service = new StaffService(db, { accounts: t.app.config.accounts });
-      const client = { ip: '127.0.0.1', userAgent: 'test' };
+      const client = { ip: '127.0.0.1', address: clientAddress('127.0.0.1'), userAgent: 'test' };
       const signed = await service.signIn({ email: 'someone@shop.test', password, code: totp(secret ?? '') }, client);
       expect(signed.staff).toMatchObject({ role: 'owner', full_name: 'Some One' });
       expect(signed.staff.totp_enabled_at).not.toBeNull();

@@ -25,8 +25,9 @@ export class RateLimitedError extends ApiError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    fields?: Record<string, string>,
   ) {
-    super('rate_limited', message, undefined, 429);
+    super('rate_limited', message, fields, 429);
   }
 }
 

@@ -8,7 +8,7 @@ import { cleanupExpired, type FilesDeps, sweepGuestFiles } from '../modules/file
 import { LocalDiskStorage } from '../modules/files/local-disk.storage.ts';
 import type { Resolver } from '../modules/files/safe-fetch.ts';
 import type { FileStorage } from '../modules/files/storage.ts';
-import { type Uploader, guestAddressKey } from '../modules/files/upload-quota.ts';
+import type { Uploader } from '../modules/files/upload-quota.ts';
 import { DEFAULT_PART_THROTTLE, DEFAULT_START_THROTTLE, type ThrottleOptions, UploadThrottle } from '../modules/files/upload-throttle.ts';
 import { UrlImporter } from '../modules/files/url-import.service.ts';
 import { ImageVariants } from '../modules/images/image-variants.ts';
@@ -88,14 +88,14 @@ export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOpti
     images,
     eventsIdleMs: opts.eventsIdleMs ?? UPLOAD.socketIdleMs,
     throttle(kind, request, reply) {
-      const key = request.customerId != null ? `c:${request.customerId}` : `ip:${request.ip}`;
+      const key = request.customerId != null ? `c:${request.customerId}` : `address:${request.clientAddress}`;
       const wait = throttles[kind].take(key);
       if (wait === null) return;
       reply.header('retry-after', String(wait));
       throw new ApiError('rate_limited', 'Too many uploads at once. Please wait a moment and try again.', undefined, 429);
     },
     uploader(request) {
-      return { customerId: request.customerId, address: guestAddressKey(request.ip ?? '') };
+      return { customerId: request.customerId, address: request.clientAddress };
     },
     sweepGuestFiles(now) {
       return sweepGuestFiles(deps, now, app.log);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TStaffRole } from '@storefront/shared';
+import { clientAddress } from '../../src/lib/client-address.ts';
 import { totp } from '../../src/modules/staff/totp.ts';
 import type { TestApp } from './test-app.ts';
 
@@ -40,7 +41,7 @@ export async function signedInStaff(t: TestApp, role: TStaffRole, opts: { twoFac
     if (opts.twoFactor) {
       const setup = await t.app.staff.beginTwoFactor(row);
       secret = setup.secret;
-      await t.app.staff.enableTwoFactor(row, totp(secret), { staffId: id, email, ip: 'test' });
+      await t.app.staff.enableTwoFactor(row, totp(secret), { staffId: id, email, ip: 'test' }, clientAddress('127.0.0.1'));
     }
   }
   const headers: Record<string, string> = opts.ip ? { 'x-forwarded-for': opts.ip } : {};

@@ -22,6 +22,7 @@ import type { AccountsConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation, violatedConstraint } from '../../db/dialect/unique-violation.ts';
 import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
+import type { ClientAddress } from '../../lib/client-address.ts';
 import { ApiError, RateLimitedError, conflict, notFound } from '../../lib/errors.ts';
 import { mailLocale } from '../mail/locale.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -33,7 +34,10 @@ import { newToken, tokenHash } from './tokens.ts';
 
 /** Who is asking: kept with a session, and the address that rate limits count. */
 export interface ClientInfo {
+  /** The full address, kept with a session for the customer's list of devices. */
   ip: string;
+  /** What per-address limits count (docs/decisions/0049). */
+  address: ClientAddress;
   userAgent: string;
   /** The language the shop is used in (the `lang` cookie), when the request says (docs/decisions/0038). */
   locale?: Locale | null;
@@ -143,7 +147,7 @@ export class AccountsService {
 
   async signUp(body: { fullName: string; email: string; mobile: string; password: string }, client: ClientInfo) {
     check(validateSignUp(body));
-    const ipKey = `signup:ip:${client.ip}`;
+    const ipKey = `signup:address:${client.address}`;
     const hit = await this.limiter.hit(ipKey, this.config.accounts.limitWindowMs);
     if (hit.hits > this.config.accounts.signUpPerAddress) {
       throw new RateLimitedError(ACCOUNT_MESSAGES.rateLimited(retryAfterSeconds(hit.resetAt)), retryAfterSeconds(hit.resetAt));
@@ -192,7 +196,7 @@ export class AccountsService {
     // One counter per account however it is named (email or mobile); for a name that
     // matches nobody, one per name, so guessing both sides looks alike from outside.
     const accountKey = customer ? `signin:customer:${customer.id}` : `signin:name:${kind}:${value}`;
-    const addressKey = `signin:ip:${client.ip}`;
+    const addressKey = `signin:address:${client.address}`;
     const { limitWindowMs, signInPerAccount, signInPerAddress } = this.config.accounts;
     const [acc, addr] = await Promise.all([this.limiter.hit(accountKey, limitWindowMs), this.limiter.hit(addressKey, limitWindowMs)]);
     const over = [acc.hits > signInPerAccount ? acc.resetAt : null, addr.hits > signInPerAddress ? addr.resetAt : null].filter((d): d is Date => d !== null);
@@ -310,7 +314,7 @@ export class AccountsService {
     await this.k.transaction().execute(async (trx) => {
       const limiter = new DbRateLimiter(trx, { prune: false });
       const acc = await limiter.hit(`forgot:email:${key}`, FORGOT_WINDOW_MS);
-      const addr = await limiter.hit(`forgot:ip:${client.ip}`, FORGOT_WINDOW_MS);
+      const addr = await limiter.hit(`forgot:address:${client.address}`, FORGOT_WINDOW_MS);
       if (acc.hits > FORGOT_PER_ACCOUNT || addr.hits > FORGOT_PER_ADDRESS) {
         // Rolls the two counts back: a refused request writes nothing, and the window stays full.
         const wait = retryAfterSeconds(new Date(Math.max(acc.resetAt.getTime(), addr.resetAt.getTime())));

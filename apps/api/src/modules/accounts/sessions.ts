@@ -29,7 +29,7 @@ export function createSessionResolver(accounts: AccountsService): SessionResolve
 
 export function clientInfo(request: FastifyRequest): ClientInfo {
   const ua = request.headers['user-agent'];
-  return { ip: request.ip || 'unknown', userAgent: typeof ua === 'string' ? ua : '', locale: requestLocale(request) };
+  return { ip: request.ip || 'unknown', address: request.clientAddress, userAgent: typeof ua === 'string' ? ua : '', locale: requestLocale(request) };
 }
 
 export function wantsCookie(request: FastifyRequest): boolean {

@@ -1,3 +1,4 @@
+import { clientAddress } from '../../lib/client-address.ts';
 import type { TAdminCustomer, TAdminCustomerQuery, TAdminCustomerRow, TBlockCustomer, TPaymentStatus, TSaleStatus } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -124,12 +125,12 @@ export async function setCustomerBlocked(db: Db, id: number, input: TBlockCustom
 
 /**
  * Mails the customer the shop's own password-reset link, through the same forgot-password
- * flow the shop uses (one token, one hour, once; its limits per email apply too). The staff
- * member's requests are counted under their own key, not the shop's client addresses.
+ * flow the shop uses (one token, one hour, once; its limits per email apply too, and the
+ * staff member's address counts as a shopper's would).
  */
 export async function mailPasswordReset(db: Db, accounts: Pick<AccountsService, 'forgot'>, id: number, actor: Actor): Promise<void> {
   const row = await repo.customerProfile(db, id);
   if (!row) throw notFound('The customer');
-  await accounts.forgot({ email: row.email }, { ip: `staff:${actor.staffId ?? actor.email}`, userAgent: 'back office' });
+  await accounts.forgot({ email: row.email }, { ip: actor.ip, address: clientAddress(actor.ip), userAgent: 'back office' });
   await recordAudit(db, actor, { action: 'password_reset_mail', entity: 'customer', entityId: id, before: null, after: null });
 }

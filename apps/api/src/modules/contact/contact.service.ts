@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { lockForTransaction } from '../../db/dialect/locks.ts';
 import type { Database } from '../../db/schema.ts';
+import type { ClientAddress } from '../../lib/client-address.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { countContactMessagesSince, findSupportEmail, insertContactMessage, setContactOutboxId } from './contact.repository.ts';
@@ -13,10 +14,10 @@ export const CONTACT_RATE_LIMIT = { max: 5, windowMs: 10 * 60_000 } as const;
 /** Separates this lock's keys from other advisory locks of the app. */
 const LOCK_BASE = 0x7c000000;
 
-function lockKey(ip: string): number {
+function lockKey(address: ClientAddress): number {
   // FNV-1a: one lock per sender address, so senders do not wait for each other.
   let h = 0x811c9dc5;
-  for (let i = 0; i < ip.length; i++) h = Math.imul(h ^ ip.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < address.length; i++) h = Math.imul(h ^ address.charCodeAt(i), 0x01000193);
   return LOCK_BASE + ((h >>> 0) % 0x00ffffff);
 }
 
@@ -34,7 +35,7 @@ export interface ContactDeps {
  */
 export async function sendContactMessage(
   deps: ContactDeps,
-  input: { form: Partial<Record<ContactField, unknown>>; ip: string; customerId: number | null; locale?: Locale | null; now?: Date },
+  input: { form: Partial<Record<ContactField, unknown>>; address: ClientAddress; customerId: number | null; locale?: Locale | null; now?: Date },
 ): Promise<{ id: number; createdAt: string }> {
   const errors = validateContactForm(input.form);
   if (Object.keys(errors).length) throw new ApiError('validation_error', 'Please check the highlighted fields', errors);
@@ -44,9 +45,9 @@ export async function sendContactMessage(
   // The count and the insert in one transaction, serialised per sender, so that ten
   // requests at once cannot all slip under the limit.
   const stored = await deps.db.transaction().execute(async (trx) => {
-    await lockForTransaction(trx, deps.dialect, lockKey(input.ip));
+    await lockForTransaction(trx, deps.dialect, lockKey(input.address));
     const since = new Date(now.getTime() - CONTACT_RATE_LIMIT.windowMs).toISOString();
-    if ((await countContactMessagesSince(trx, input.ip, since)) >= CONTACT_RATE_LIMIT.max) {
+    if ((await countContactMessagesSince(trx, input.address, since)) >= CONTACT_RATE_LIMIT.max) {
       throw new ApiError('rate_limited', CONTACT_TEXTS.rateLimited);
     }
     return insertContactMessage(trx, {
@@ -55,7 +56,8 @@ export async function sendContactMessage(
       subject: form.client_subject,
       message: form.client_message,
       customer_id: input.customerId,
-      ip: input.ip,
+      // The sender as the limit counts them (docs/decisions/0049): the count reads this column.
+      ip: input.address,
       mail_outbox_id: null,
       created_at: now.toISOString(),
       // The shop's answer is framed in the sender's language (docs/decisions/0038).

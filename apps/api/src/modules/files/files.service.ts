@@ -192,7 +192,7 @@ export async function acceptObject(
     type: TUploadType;
     filename: string | null | undefined;
     owner: number | null;
-    /** The guest's address key (upload-quota.ts guestAddressKey); ignored for a customer's file. */
+    /** The guest's address key (request.clientAddress); ignored for a customer's file. */
     address: string | null;
     holdId?: number;
     source: 'direct' | 'multipart' | 'url';

@@ -1,9 +1,9 @@
-import { isIP } from 'node:net';
 import { UPLOAD } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { lockForTransaction } from '../../db/dialect/locks.ts';
 import type { Database } from '../../db/schema.ts';
+import type { ClientAddress } from '../../lib/client-address.ts';
 import { ApiError } from '../../lib/errors.ts';
 import * as repo from './files.repository.ts';
 import type { FileStorage } from './storage.ts';
@@ -24,8 +24,8 @@ export interface QuotaLimits {
 /** Who uploads: a signed-in customer, or a guest known only by the client address. */
 export interface Uploader {
   customerId: number | null;
-  /** The guest key of the client address (guestAddressKey); kept only for guests. */
-  address: string;
+  /** The client address as limits count it (docs/decisions/0049); kept only for guests. */
+  address: ClientAddress;
 }
 
 /** Room reserved for an upload whose size is not yet known to be final. */
@@ -55,25 +55,6 @@ const QUOTA_LOCK_BASE = 7_024_000_000_000;
 
 const MIB = 1024 * 1024;
 const mb = (bytes: number) => `${Math.round((bytes / MIB) * 10) / 10} MB`;
-
-/**
- * The key a guest's quota is counted under: the IPv4 address, or the /64 of an IPv6 one
- * (one subscriber commonly holds a whole /64, so counting single IPv6 addresses would give
- * one client billions of quotas).
- */
-export function guestAddressKey(ip: string): string {
-  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (v4) return v4[1]!;
-  if (isIP(ip) !== 6) return ip.slice(0, 64) || 'unknown';
-  const [head = '', tail = ''] = ip.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
 
 /** Over the uploader's own quota: the client's side of things (413; docs/decisions/0024). */
 export function quotaExceeded(who: Uploader, limit: number, used: number): ApiError {

@@ -5,6 +5,7 @@ import type { OrdersConfig } from '../../config.ts';
 import type { Dialect } from '../../db/database.ts';
 import { lockForTransaction } from '../../db/dialect/locks.ts';
 import type { Database } from '../../db/schema.ts';
+import type { ClientAddress } from '../../lib/client-address.ts';
 import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
 import { ApiError, conflict, RateLimitedError } from '../../lib/errors.ts';
 import * as repo from './repository.ts';
@@ -20,8 +21,8 @@ type Q = Kysely<Database> | Transaction<Database>;
 
 /** Who is checking out, as the route sees it (plain values, no request). */
 export interface CheckoutClient {
-  /** The client address (request.ip, behind TRUST_PROXY the forwarded one). */
-  address: string;
+  /** The client as per-address limits count it (request.clientAddress, docs/decisions/0049). */
+  address: ClientAddress;
   /**
    * The browser's device id (the web app sends `x-device-id` on every call, a random
    * UUID kept in local storage); null when absent or not one.

@@ -1,3 +1,4 @@
+import { clientAddress } from '../../lib/client-address.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   CHECKOUT_MESSAGES,
@@ -181,7 +182,7 @@ export async function placeOrder(
   body: TCheckoutRequest,
   customerId: number | null,
   idempotencyKey: string | null = null,
-  client: CheckoutClient = { address: 'unknown', deviceId: null },
+  client: CheckoutClient = { address: clientAddress(null), deviceId: null },
 ): Promise<PlacedOrder> {
   const { kysely, dialect } = deps.db;
   const limits = deps.config.orders;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { ClientAddress } from '../../lib/client-address.ts';
 import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
 import { RateLimitedError } from '../../lib/errors.ts';
 
@@ -19,7 +20,7 @@ const WINDOW_MS = 10 * 60_000;
  * the payer showing the tran_id of one of its payment sessions (back from the gateway,
  * perhaps without cookies), or anyone else, by client address.
  */
-export type ProviderCheckCaller = { kind: 'owner' } | { kind: 'payer'; tranId: string } | { kind: 'other'; address: string };
+export type ProviderCheckCaller = { kind: 'owner' } | { kind: 'payer'; tranId: string } | { kind: 'other'; address: ClientAddress };
 
 export async function limitProviderChecks(db: Kysely<Database>, invoiceId: string, caller: ProviderCheckCaller, now = new Date()): Promise<void> {
   const limiter = new DbRateLimiter(db);

@@ -1,6 +1,7 @@
 import { evaluateCoupon, normalizeCouponCode, type TCouponApplied, type TCouponReason, type TSearchRequest } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { ClientAddress } from '../../lib/client-address.ts';
 import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
 import { ApiError, RateLimitedError } from '../../lib/errors.ts';
 import { booleanField, pagedSearch, textField } from '../../lib/paging.ts';
@@ -68,7 +69,7 @@ const missKey = (address: string) => `coupon-miss:${address}`;
 const ANY_CART = 1_000_000_000_000;
 
 /** Counts one coupon code tried by a client; 429 once the address has guessed too many. */
-export async function countCouponAttempt(db: Db, input: { address: string; code: string; customerId: number | null; now?: Date }): Promise<void> {
+export async function countCouponAttempt(db: Db, input: { address: ClientAddress; code: string; customerId: number | null; now?: Date }): Promise<void> {
   const limiter = new DbRateLimiter(db);
   const key = missKey(input.address);
   const hit = await limiter.hit(key, MISS_WINDOW_MS);
@@ -95,8 +96,8 @@ async function answersAsUnknown(db: Db, input: { code: string; customerId: numbe
 }
 
 /** The cart page's quote: quoteCart, with the coupon code counted against guessing. */
-export async function quoteForShopper(db: Db, input: QuoteInput & { ip: string }) {
-  if (input.couponCode) await countCouponAttempt(db, { address: input.ip, code: input.couponCode, customerId: input.customerId, now: input.now });
+export async function quoteForShopper(db: Db, input: QuoteInput & { address: ClientAddress }) {
+  if (input.couponCode) await countCouponAttempt(db, { address: input.address, code: input.couponCode, customerId: input.customerId, now: input.now });
   return quoteCart(db, input);
 }
 
@@ -106,9 +107,9 @@ export async function quoteForShopper(db: Db, input: QuoteInput & { ip: string }
  */
 export async function applyCoupon(
   db: Db,
-  input: { code: string; lines: { skuCode: string; quantity: number }[]; customerId: number | null; ip: string },
+  input: { code: string; lines: { skuCode: string; quantity: number }[]; customerId: number | null; address: ClientAddress },
 ): Promise<TCouponApplied> {
-  const quote = await quoteForShopper(db, { lines: input.lines, couponCode: input.code, customerId: input.customerId, ip: input.ip });
+  const quote = await quoteForShopper(db, { lines: input.lines, couponCode: input.code, customerId: input.customerId, address: input.address });
   const c = quote.coupon!;
   if (!c.applied) {
     const fields: Record<string, string> = { code: c.message };

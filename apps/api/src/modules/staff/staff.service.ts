@@ -13,6 +13,7 @@ import {
 import type { AccountsConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
+import type { ClientAddress } from '../../lib/client-address.ts';
 import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
 import { ApiError, conflict, fieldError, notFound, RateLimitedError } from '../../lib/errors.ts';
 import { hashPassword, verifyDecoy, verifyPassword } from '../accounts/passwords.ts';
@@ -167,17 +168,22 @@ export class StaffService {
   // ---------------------------------------------------------------------------
   // Sign-in and sessions
 
-  async signIn(body: { email: string; password: string; code?: string; recoveryCode?: string }, client: { ip: string; userAgent: string }) {
+  async signIn(
+    body: { email: string; password: string; code?: string; recoveryCode?: string },
+    client: { ip: string; address: ClientAddress; userAgent: string },
+  ) {
     const key = emailKey(body.email);
     const staff = key ? await repo.staffByEmailKey(this.k, key) : undefined;
-    // The customers' limits (docs/decisions/0009), counted under keys of their own.
+    // The customers' limits (docs/decisions/0009), counted under keys of their own, and
+    // before anything is checked: checked first and counted after, guesses sent at once
+    // would all pass.
     const accountKey = staff ? `admin-signin:staff:${staff.id}` : `admin-signin:name:${key}`;
-    const addressKey = `admin-signin:ip:${client.ip}`;
+    const addressKey = `admin-signin:address:${client.address}`;
     const { limitWindowMs, signInPerAccount, signInPerAddress } = this.config.accounts;
     const [acc, addr] = await Promise.all([this.limiter.hit(accountKey, limitWindowMs), this.limiter.hit(addressKey, limitWindowMs)]);
-    const over = [acc.hits > signInPerAccount ? acc.resetAt : null, addr.hits > signInPerAddress ? addr.resetAt : null].filter((d): d is Date => d !== null);
-    if (over.length) {
-      const wait = retryAfterSeconds(new Date(Math.max(...over.map((d) => d.getTime()))));
+    // An address over its limit is the guesser's own: refused outright.
+    if (addr.hits > signInPerAddress) {
+      const wait = retryAfterSeconds(addr.resetAt);
       throw new RateLimitedError(`Too many sign-in attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
     }
     // An invited member who has not chosen a password yet answers as an unknown account does.
@@ -185,29 +191,76 @@ export class StaffService {
       staff && staff.disabled_at == null && staff.password_hash !== ''
         ? await verifyPassword(staff.password_hash, body.password)
         : await verifyDecoy(body.password);
-    if (!staff || !ok) throw new ApiError('invalid_credentials', 'The email or password is not right', undefined, 401);
+    const hasTwoFactor = Boolean(staff?.totp_enabled_at && staff.totp_secret);
 
-    if (staff.totp_enabled_at && staff.totp_secret) {
-      const code = body.code?.trim();
-      const recovery = body.recoveryCode?.trim();
-      if (!code && !recovery) {
-        throw new ApiError(
-          'two_factor_required',
-          'Enter the six-digit code from your authenticator app',
-          { code: 'Enter the six-digit code from your authenticator app' },
-          401,
+    if (acc.hits > signInPerAccount) {
+      // The account is being guessed at, perhaps from many addresses. Refusing it outright
+      // would let anyone who knows the email keep its owner out (docs/decisions/0049): it
+      // signs in only with the whole proof in one request, the password and a valid second
+      // factor. Any other answer is this same 429, whether the password was right or not,
+      // and for an unknown email too, so it tells a guesser nothing.
+      const proven = staff && ok && hasTwoFactor && (await this.passesSecondFactor(staff, body)) === true;
+      if (!proven) {
+        const wait = retryAfterSeconds(acc.resetAt);
+        throw new RateLimitedError(
+          `Too many sign-in attempts for this account. To sign in now, enter your password with the code from your authenticator app (or a recovery code); otherwise try again in ${Math.ceil(wait / 60)} minute(s).`,
+          wait,
+          { code: 'Enter your password with the code from your authenticator app' },
         );
       }
-      const passed = code ? await this.useTotp(staff, code) : await this.useRecoveryCode(staff.id, recovery ?? '');
-      if (!passed) {
-        const message = code ? 'That code is not right. Codes change every 30 seconds.' : 'That recovery code is not right or was used before';
-        throw new ApiError('invalid_two_factor_code', message, { [code ? 'code' : 'recoveryCode']: message }, 401);
+    } else {
+      if (!staff || !ok) throw new ApiError('invalid_credentials', 'The email or password is not right', undefined, 401);
+      if (hasTwoFactor) {
+        const passed = await this.passesSecondFactor(staff, body);
+        if (passed === 'missing') {
+          throw new ApiError(
+            'two_factor_required',
+            'Enter the six-digit code from your authenticator app',
+            { code: 'Enter the six-digit code from your authenticator app' },
+            401,
+          );
+        }
+        if (!passed) {
+          const field = body.code?.trim() ? 'code' : 'recoveryCode';
+          const message = field === 'code' ? 'That code is not right. Codes change every 30 seconds.' : 'That recovery code is not right or was used before';
+          throw new ApiError('invalid_two_factor_code', message, { [field]: message }, 401);
+        }
       }
     }
     await this.limiter.clear(accountKey);
     await this.limiter.undo(addressKey);
-    const session = await this.createSession(staff.id, client);
-    return { staff, ...session };
+    const session = await this.createSession(staff!.id, client);
+    return { staff: staff!, ...session };
+  }
+
+  /**
+   * The second factor a request carries: a code of the authenticator app, or else a
+   * recovery code; each accepted once. 'missing' when it carries neither.
+   */
+  private async passesSecondFactor(staff: StaffRow, given: { code?: string; recoveryCode?: string }): Promise<boolean | 'missing'> {
+    const code = given.code?.trim();
+    const recovery = given.recoveryCode?.trim();
+    if (!code && !recovery) return 'missing';
+    return code ? this.useTotp(staff, code) : this.useRecoveryCode(staff.id, recovery ?? '');
+  }
+
+  /**
+   * Counts a second-factor code tried by a signed-in member (turning two-factor on or off)
+   * under the sign-in rules: per account and per address, counted before the code is
+   * checked, and taken back when it was right. Answers the keys to take back.
+   */
+  private async countCodeGuess(staffId: number, address: ClientAddress): Promise<string[]> {
+    const { limitWindowMs, signInPerAccount, signInPerAddress } = this.config.accounts;
+    const keys = [`admin-2fa:staff:${staffId}`, `admin-2fa:address:${address}`];
+    const [acc, addr] = await Promise.all(keys.map((k) => this.limiter.hit(k, limitWindowMs)));
+    const over = [acc!.hits > signInPerAccount ? acc!.resetAt : null, addr!.hits > signInPerAddress ? addr!.resetAt : null].filter(
+      (d): d is Date => d !== null,
+    );
+    if (over.length) {
+      const wait = retryAfterSeconds(new Date(Math.max(...over.map((d) => d.getTime()))));
+      throw new RateLimitedError(`Too many codes tried. Please try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+    }
+    return keys;
   }
 
   /** Accepts a code once: the step it belongs to is stored, and older steps are refused. */
@@ -285,16 +338,26 @@ export class StaffService {
   }
 
   /** Confirms enrolment with a code from the app; answers the recovery codes, shown once. */
-  async enableTwoFactor(staff: StaffRow, code: string, actor: Actor): Promise<string[]> {
+  async enableTwoFactor(staff: StaffRow, code: string, actor: Actor, address: ClientAddress): Promise<string[]> {
     const fresh = await repo.staffById(this.k, staff.id);
     if (!fresh?.totp_secret) throw conflict('two_factor_not_started', 'Start setting up two-factor sign-in first');
     if (fresh.totp_enabled_at) throw conflict('two_factor_on', 'Two-factor sign-in is already on for this account');
+    // The sign-in rules (docs/decisions/0049): guesses counted per account and address.
+    const guess = await this.countCodeGuess(staff.id, address);
     const step = verifyTotp(fresh.totp_secret, code, Number(fresh.totp_last_step));
     if (step == null) throw fieldError('code', 'That code is not right. Codes change every 30 seconds.');
     const codes = newRecoveryCodes();
     await this.k.transaction().execute(async (trx) => {
       const now = iso();
-      await trx.updateTable('staff').set({ totp_enabled_at: now, totp_last_step: step, updated_at: now }).where('id', '=', staff.id).execute();
+      // The code is taken once, as at sign-in: two confirmations with it at once switch it on once.
+      const r = await trx
+        .updateTable('staff')
+        .set({ totp_enabled_at: now, totp_last_step: step, updated_at: now })
+        .where('id', '=', staff.id)
+        .where('totp_enabled_at', 'is', null)
+        .where('totp_last_step', '<', step)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) throw conflict('two_factor_on', 'Two-factor sign-in is already on for this account');
       await trx.deleteFrom('staff_recovery_codes').where('staff_id', '=', staff.id).execute();
       await trx
         .insertInto('staff_recovery_codes')
@@ -308,14 +371,18 @@ export class StaffService {
         after: { twoFactor: true },
       });
     });
+    await Promise.all(guess.map((k) => this.limiter.undo(k)));
     return codes;
   }
 
-  async disableTwoFactor(staff: StaffRow, code: string, actor: Actor): Promise<void> {
+  async disableTwoFactor(staff: StaffRow, code: string, actor: Actor, address: ClientAddress): Promise<void> {
     if (TWO_FACTOR_REQUIRED.includes(staff.role as TStaffRole)) throw conflict('two_factor_required', 'Owners must keep two-factor sign-in on');
     if (!staff.totp_enabled_at || !staff.totp_secret) return;
-    if (verifyTotp(staff.totp_secret, code, Number(staff.totp_last_step)) == null)
-      throw fieldError('code', 'That code is not right. Codes change every 30 seconds.');
+    // The sign-in rules (docs/decisions/0049): guesses counted per account and address, and
+    // a code taken once, so a stolen session cannot guess or replay its way to turning it off.
+    const guess = await this.countCodeGuess(staff.id, address);
+    if (!(await this.useTotp(staff, code.trim()))) throw fieldError('code', 'That code is not right. Codes change every 30 seconds.');
+    await Promise.all(guess.map((k) => this.limiter.undo(k)));
     await this.k.transaction().execute(async (trx) => {
       await trx.updateTable('staff').set({ totp_secret: null, totp_enabled_at: null, updated_at: iso() }).where('id', '=', staff.id).execute();
       await trx.deleteFrom('staff_recovery_codes').where('staff_id', '=', staff.id).execute();

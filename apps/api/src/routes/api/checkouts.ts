@@ -78,7 +78,7 @@ async function providerCheckCaller(
 ): Promise<ProviderCheckCaller> {
   if (mayAccess(sale, viewerOf(req))) return { kind: 'owner' };
   if (tranId && (await paymentsOf(db, sale.id)).some((p) => p.tran_id === tranId)) return { kind: 'payer', tranId };
-  return { kind: 'other', address: req.ip };
+  return { kind: 'other', address: req.clientAddress };
 }
 
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -98,7 +98,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const deps = orderDeps(app, req.log);
       const placed = await placeOrder(deps, req.body, req.customerId, req.headers['idempotency-key'] ?? null, {
-        address: req.ip,
+        address: req.clientAddress,
         deviceId: deviceIdFrom(req.headers['x-device-id']),
         locale: requestLocale(req),
       });

@@ -42,7 +42,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const result = await sendContactMessage(
         { db: app.db.kysely, dialect: app.db.dialect, mailer: app.mailer, log: req.log },
-        { form: req.body, ip: req.ip, customerId: req.customerId, locale: requestLocale(req) },
+        { form: req.body, address: req.clientAddress, customerId: req.customerId, locale: requestLocale(req) },
       );
       return reply.status(201).send(result);
     },

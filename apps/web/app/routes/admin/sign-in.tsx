@@ -53,7 +53,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 const FAILED: Record<string, string> = {
   invalid_credentials: 'The email or password is not right',
   invalid_two_factor_code: 'That code is not right. Codes change every 30 seconds.',
-  rate_limited: 'Too many sign-in attempts. Please try again in a few minutes.',
+  rate_limited: 'Too many sign-in attempts. To sign in now, enter your password with the code from your authenticator app; otherwise try again in a few minutes.',
 };
 
 function backTo(next: string | null): string {
@@ -69,7 +69,8 @@ export default function AdminSignIn() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [useRecovery, setUseRecovery] = useState(false);
-  const [needsCode, setNeedsCode] = useState(failed === 'two_factor_required' || failed === 'invalid_two_factor_code');
+  // An account guessed at too often still takes the password with a code (docs/decisions/0049).
+  const [needsCode, setNeedsCode] = useState(failed === 'two_factor_required' || failed === 'invalid_two_factor_code' || failed === 'rate_limited');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; fields: Record<string, string> } | null>(
     failed && failed !== 'two_factor_required' ? { message: FAILED[failed] ?? 'Sign-in failed. Please try again.', fields: {} } : null,
@@ -93,6 +94,7 @@ export default function AdminSignIn() {
       setNeedsCode(true);
       return;
     }
+    if (res.ok === false && res.error?.code === 'rate_limited' && res.error.fields?.code) setNeedsCode(true);
     setError({
       message:
         res.ok === false && res.networkError

@@ -90,7 +90,7 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const recoveryCodes = await app.staff.enableTwoFactor(signedInStaff(req), req.body.code, actorOf(req));
+      const recoveryCodes = await app.staff.enableTwoFactor(signedInStaff(req), req.body.code, actorOf(req), req.clientAddress);
       reply.header('cache-control', 'no-store');
       return { recoveryCodes };
     },
@@ -109,7 +109,7 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const staff = await staffById(app.db.kysely, signedInStaff(req).id);
-      if (staff) await app.staff.disableTwoFactor(staff, req.body.code, actorOf(req));
+      if (staff) await app.staff.disableTwoFactor(staff, req.body.code, actorOf(req), req.clientAddress);
       return reply.status(204).send(null);
     },
   );

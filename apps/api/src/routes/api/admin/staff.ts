@@ -82,7 +82,7 @@ export const adminStaffRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       // Counted as sign-in attempts from the address are (docs/decisions/0009): each try hashes a password.
       const { limitWindowMs, signInPerAddress } = app.config.accounts;
-      const hit = await app.staff.limiter.hit(`admin-invite:ip:${req.ip}`, limitWindowMs);
+      const hit = await app.staff.limiter.hit(`admin-invite:address:${req.clientAddress}`, limitWindowMs);
       if (hit.hits > signInPerAddress) {
         const wait = retryAfterSeconds(hit.resetAt);
         throw new RateLimitedError(`Too many attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`, wait);

@@ -22,7 +22,12 @@ export const cartQuoteRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       reply.header('cache-control', 'no-store');
-      return quoteForShopper(app.db.kysely, { lines: req.body.lines, couponCode: req.body.couponCode ?? null, customerId: req.customerId, ip: req.ip });
+      return quoteForShopper(app.db.kysely, {
+        lines: req.body.lines,
+        couponCode: req.body.couponCode ?? null,
+        customerId: req.customerId,
+        address: req.clientAddress,
+      });
     },
   );
 };

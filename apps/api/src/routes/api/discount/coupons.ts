@@ -49,7 +49,7 @@ export const couponRoutes: FastifyPluginAsyncZod = async (app) => {
       const lines = decodeCartItems(req.query.items);
       if (!lines) throw badRequest('items must be SKU:QTY pairs joined by commas (quantities 1–99, at most 50 skus)', { items: 'not SKU:QTY,SKU:QTY' });
       reply.header('cache-control', 'no-store');
-      return applyCoupon(app.db.kysely, { code: req.query.code, lines, customerId: req.customerId, ip: req.ip });
+      return applyCoupon(app.db.kysely, { code: req.query.code, lines, customerId: req.customerId, address: req.clientAddress });
     },
   );
 };
