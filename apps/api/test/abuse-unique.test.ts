@@ -435,3 +435,102 @@ describe('a wishlist item, once', () => {
     ).toBe(1);
   });
 });
+
+// A database that earlier races already doubled: migration 0030 settles what they made
+// before it adds each index, the same way on both databases (docs/decisions/0052).
+describe('a database the races already doubled, migrated', () => {
+  it('keeps each district with the zone that priced it, one copy of an address, one default and one live link', async () => {
+    const migration = await import('../src/db/migrations/2026-11-28-0030-unique-rules.ts');
+    const k = t.db.kysely;
+    await migration.down(k);
+    const now = new Date().toISOString();
+    const zone = async (name: string, districts: string[], sort_order: number) =>
+      (
+        await k
+          .insertInto('delivery_zones')
+          .values({ name, districts: JSON.stringify(districts), fee: 100_000, free_from: null, eta_min_days: 1, eta_max_days: 2, sort_order, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const first = await zone('Rangpur first', ['Rangpur'], 500);
+    const second = await zone('Rangpur and Dinajpur', ['Rangpur', 'Dinajpur'], 501);
+    const third = await zone('Rangpur again', ['Rangpur'], 502);
+    const elsewhere = await zone('Everywhere else again', [], 503);
+
+    const c = await signUp(t);
+    const id = await customerId(c.email);
+    const address = async (area: string, isDefault: number, updated: string) =>
+      (
+        await k
+          .insertInto('addresses')
+          .values({
+            customer_id: id,
+            full_name: 'Karim Ahmed',
+            phone: '+8801711111111',
+            division: 'Dhaka',
+            district: 'Dhaka',
+            area,
+            address_line: 'House 5',
+            label: null,
+            is_default: isDefault,
+            created_at: updated,
+            updated_at: updated,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const oldest = await address('Gulshan 2', 0, '2026-11-01T00:00:00.000Z');
+    await address('Gulshan 2', 0, '2026-11-02T00:00:00.000Z');
+    await address('Gulshan 2', 1, '2026-11-03T00:00:00.000Z');
+    const changedLast = await address('Banani', 1, '2026-11-04T00:00:00.000Z');
+
+    const invited = await asOwner('POST', '/api/admin/staff/invites', { email: uniqueEmail('doubled'), fullName: 'Doubled Link', role: 'staff' });
+    const link = (n: number) => ({
+      staff_id: invited.body.id,
+      token_hash: `doubled-${invited.body.id}-${n}`,
+      created_at: `2026-11-2${n}T00:00:00.000Z`,
+      expires_at: '2099-01-01T00:00:00.000Z',
+      used_at: null,
+    });
+    await k
+      .insertInto('staff_invites')
+      .values([link(1), link(2)])
+      .execute();
+
+    await migration.up(k);
+
+    const zones = await k.selectFrom('delivery_zones').select(['id', 'districts']).where('id', 'in', [first, second, third, elsewhere]).orderBy('id').execute();
+    expect(zones.map((z) => [z.id, JSON.parse(z.districts)])).toEqual([
+      [first, ['Rangpur']],
+      [second, ['Dinajpur']],
+    ]);
+    const owners = await k.selectFrom('delivery_zone_districts').selectAll().where('district', 'in', ['Rangpur', 'Dinajpur']).orderBy('district').execute();
+    expect(owners).toEqual([
+      { district: 'Dinajpur', zone_id: second },
+      { district: 'Rangpur', zone_id: first },
+    ]);
+    expect(
+      await count(
+        k
+          .selectFrom('delivery_zones')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('districts', '=', '[]')
+          .executeTakeFirst(),
+      ),
+    ).toBe(1);
+
+    const rows = await k.selectFrom('addresses').select(['id', 'is_default']).where('customer_id', '=', id).orderBy('id').execute();
+    expect(rows.map((r) => [r.id, Number(r.is_default)])).toEqual([
+      [oldest, 0],
+      [changedLast, 1],
+    ]);
+
+    const live = await k.selectFrom('staff_invites').select(['token_hash']).where('staff_id', '=', invited.body.id).where('used_at', 'is', null).execute();
+    expect(live.map((l) => l.token_hash)).toEqual([`doubled-${invited.body.id}-2`]);
+
+    // The indexes are there: a second default, a second live link, a district twice are refused.
+    await expect(k.updateTable('addresses').set({ is_default: 1 }).where('id', '=', oldest).execute()).rejects.toThrow();
+    await expect(k.insertInto('staff_invites').values(link(3)).execute()).rejects.toThrow();
+    await expect(k.insertInto('delivery_zone_districts').values({ district: 'Rangpur', zone_id: second }).execute()).rejects.toThrow();
+  });
+});
