@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { signIn, signUp, type TestCustomer, uniqueIp } from './helpers/accounts.ts';
 import { ADDRESS, checkout, checkoutBody, plainSkus, setStock } from './helpers/checkout.ts';
@@ -620,7 +620,9 @@ describe(`every operation of the OpenAPI document under hostile input (seed ${SE
 
   it('the server still serves after the whole run', async () => {
     expect(await healthy()).toBe(true);
-    const res = await t.api('/api/v3/items/joined?id=1');
+    // A product still published: the owner's cases may have archived or unpublished any other.
+    const published = await t.db.kysely.selectFrom('products').select('id').where('status', '=', 'published').orderBy('id').executeTakeFirstOrThrow();
+    const res = await t.api(`/api/v3/items/joined?id=${published.id}`);
     expect(res.status).toBe(200);
   });
 });
@@ -1233,16 +1235,20 @@ describe(`every back-office write ten times at once, as the owner (seed ${SEED})
   const took = new Set<string>();
   const answered = new Map<string, string>();
 
-  it('there are back-office writes to race, and unique indexes to hold them', async () => {
-    expect(writes.length).toBeGreaterThan(30);
+  // Read before any burst (a burst run alone, with -t, needs them too).
+  beforeAll(async () => {
     indexes = await uniqueIndexes();
-    expect(indexes.length).toBeGreaterThan(30);
     // A column and, for a normalised copy (email_key), the field it is made from (email).
     // Indexes of one or two keys: a wider one (a saved address) is no field's own rule.
     const columns = indexes
       .filter((ix) => ix.keys.length <= 2)
       .flatMap((ix) => ix.keys.flatMap((key) => (key.match(/[a-z_]+/g) ?? []).filter((w) => !['upper', 'lower'].includes(w))));
     uniqueFields = new Set(columns.flatMap((c) => [camel(c), camel(c.replace(/_key$/, ''))]));
+  });
+
+  it('there are back-office writes to race, and unique indexes to hold them', () => {
+    expect(writes.length).toBeGreaterThan(30);
+    expect(indexes.length).toBeGreaterThan(30);
     for (const f of ['slug', 'code', 'email', 'modelCode', 'reference']) expect(uniqueFields, f).toContain(f);
   });
 
@@ -1259,62 +1265,74 @@ describe(`every back-office write ten times at once, as the owner (seed ${SEED})
             .filter((x) => x.made)
             .sort((a, b) => (b.made?.overlap ?? 0) - (a.made?.overlap ?? 0))
         : [];
-      // Among the records that fill as much, one picked by the seed (an article one run, a slider the next).
+      // Among the records that fill as much, up to three in an order the seed picks (an article
+      // one run, a slider the next): the next is tried when one made nothing (a page, whose
+      // slugs are fixed, cannot be made anew).
       const most = fitting.filter((x) => x.made?.overlap === fitting[0]?.made?.overlap);
-      const best = most.length ? most[rnd.int(most.length)] : undefined;
-      const record = best?.record ?? records.find((r) => r.id !== undefined || r.code !== undefined) ?? {};
-      const base = best?.made?.body ?? sampled;
-      const fill = (p: Parameter) => {
-        const known = record[p.name] ?? (p.name === 'id' || p.name.endsWith('Id') ? record.id : undefined);
-        return encodeUrlPart(known ?? fc.sample(plausible(p.schema, dict), { seed: rnd.int(2 ** 31), numRuns: 1 })[0] ?? 'x');
-      };
-      const pathParams = op.parameters.filter((p) => p.in === 'path');
-      const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${encodeUrlPart(p.name)}=${fill(p)}`);
-      const path =
-        op.path.replace(/\{([^}]+)\}/g, (_, name: string) => fill(pathParams.find((p) => p.name === name) ?? { name, in: 'path' })) +
-        (query.length ? `?${query.join('&')}` : '');
+      const order = most.map((x) => ({ x, k: rnd.next() })).sort((a, b) => a.k - b.k);
+      const tries = order.length ? order.slice(0, 3).map(({ x }) => x) : [undefined];
       const problems: string[] = [];
-      const fire = async (bodies: unknown[], note: string) => {
-        await ensureOwner();
-        const answers = await Promise.all(
-          bodies.map(async (body) => {
-            const res = await fetch(`${t.baseUrl}${path}`, {
-              method: op.method,
-              body: body === undefined ? undefined : toJsonText(body),
-              headers: {
-                ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-                accept: 'application/json',
-                'x-api-key': TEST_API_KEY,
-                cookie: owner.headers.cookie,
-              },
-              signal: AbortSignal.timeout(TIMEOUT_MS * 3),
-            }).catch((err: Error) => err);
-            if (res instanceof Error) return `no answer (${res.message})`;
-            const text = await res.text();
-            if (res.status === 401) ownerInDoubt = true;
-            if (res.status < 300) took.add(`${op.method} ${op.path}`);
-            answered.set(
-              `${op.method} ${op.path} ${note}`,
-              `${answered.get(`${op.method} ${op.path} ${note}`) ?? ''} ${res.status}${res.status >= 400 && process.env.FUZZ_BURSTS_VERBOSE ? ` ${text.slice(0, 160)} BODY ${toJsonText(body).slice(0, 300)}` : ''}`,
-            );
-            return problem(op, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? '' }, text, ms: 0 });
-          }),
+      let sent = 0;
+      for (const [attempt, best] of tries.entries()) {
+        const record = best?.record ?? records.find((r) => r.id !== undefined || r.code !== undefined) ?? {};
+        const base = best?.made?.body ?? sampled;
+        const fill = (p: Parameter) => {
+          const known = record[p.name] ?? (p.name === 'id' || p.name.endsWith('Id') ? record.id : undefined);
+          return encodeUrlPart(known ?? fc.sample(plausible(p.schema, dict), { seed: rnd.int(2 ** 31), numRuns: 1 })[0] ?? 'x');
+        };
+        const pathParams = op.parameters.filter((p) => p.in === 'path');
+        const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${encodeUrlPart(p.name)}=${fill(p)}`);
+        const path =
+          op.path.replace(/\{([^}]+)\}/g, (_, name: string) => fill(pathParams.find((p) => p.name === name) ?? { name, in: 'path' })) +
+          (query.length ? `?${query.join('&')}` : '');
+        let made = false;
+        const fire = async (bodies: unknown[], note: string) => {
+          await ensureOwner();
+          const answers = await Promise.all(
+            bodies.map(async (body) => {
+              const res = await fetch(`${t.baseUrl}${path}`, {
+                method: op.method,
+                body: body === undefined ? undefined : toJsonText(body),
+                headers: {
+                  ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+                  accept: 'application/json',
+                  'x-api-key': TEST_API_KEY,
+                  cookie: owner.headers.cookie,
+                },
+                signal: AbortSignal.timeout(TIMEOUT_MS * 3),
+              }).catch((err: Error) => err);
+              if (res instanceof Error) return `no answer (${res.message})`;
+              const text = await res.text();
+              if (res.status === 401) ownerInDoubt = true;
+              if (res.status < 300) {
+                made = true;
+                took.add(`${op.method} ${op.path}`);
+              }
+              const key = `${op.method} ${op.path} ${note}`;
+              const shown = res.status >= 400 && process.env.FUZZ_BURSTS_VERBOSE ? ` ${text.slice(0, 160)} BODY ${toJsonText(body).slice(0, 300)}` : '';
+              answered.set(key, `${answered.get(key) ?? ''} ${res.status}${shown}`);
+              return problem(op, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? '' }, text, ms: 0 });
+            }),
+          );
+          sent += bodies.length;
+          for (const wrong of answers)
+            if (wrong) problems.push(`${wrong}\n  request: ${op.method} ${clip(path, 200)}, body ${clip(toJsonText(bodies[0] ?? null), 300)} [${note}]`);
+        };
+        const creating = op.method === 'POST' && !op.path.includes('{');
+        const tag = `${attempt ? `t${attempt}` : ''}${(SEED >>> 0).toString(36)}`;
+        const fresh = freshened(base, schema, `b${tag}`, '', creating);
+        await fire(
+          Array.from({ length: BURST }, () => fresh),
+          'ten identical',
         );
-        for (const wrong of answers)
-          if (wrong) problems.push(`${wrong}\n  request: ${op.method} ${clip(path, 200)}, body ${clip(toJsonText(bodies[0] ?? null), 300)} [${note}]`);
-      };
-      const creating = op.method === 'POST' && !op.path.includes('{');
-      const fresh = freshened(base, schema, `b${(SEED >>> 0).toString(36)}`, '', creating);
-      await fire(
-        Array.from({ length: BURST }, () => fresh),
-        'ten identical',
-      );
-      const again = freshened(base, schema, `n${(SEED >>> 0).toString(36)}`, '', creating);
-      await fire(
-        Array.from({ length: BURST }, (_, i) => nearly(again, schema, i)),
-        'ten near-identical',
-      );
-      await judge(op, problems, 2 * BURST);
+        const again = freshened(base, schema, `n${tag}`, '', creating);
+        await fire(
+          Array.from({ length: BURST }, (_, i) => nearly(again, schema, i)),
+          'ten near-identical',
+        );
+        if (made) break;
+      }
+      await judge(op, problems, sent);
     });
   }
 
