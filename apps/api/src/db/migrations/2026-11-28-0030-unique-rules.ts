@@ -102,7 +102,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       .executeTakeFirstOrThrow();
     await db.updateTable('addresses').set({ is_default: 0 }).where('customer_id', '=', customer_id).where('id', '<>', last.id).execute();
   }
-  await db.schema.createIndex('addresses_same_uq').on('addresses').columns([...same]).unique().execute();
+  await db.schema
+    .createIndex('addresses_same_uq')
+    .on('addresses')
+    .columns([...same])
+    .unique()
+    .execute();
   await sql`create unique index addresses_default_uq on addresses (customer_id) where is_default = 1`.execute(db);
 
   // ---- staff invitations
