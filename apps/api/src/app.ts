@@ -19,6 +19,7 @@ import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { cataloguePlugin } from './plugins/catalogue.ts';
 import { clientErrorHandler, errorBody, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
+import { ApiError } from './lib/errors.ts';
 import { type FilesPluginOptions, filesPlugin } from './plugins/files.ts';
 import { textInputPlugin } from './plugins/text-input.ts';
 import { mailPlugin } from './plugins/mail.ts';
@@ -104,6 +105,14 @@ export async function buildApp({ config, db, logger, files }: BuildOptions): Pro
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  // A GET or HEAD has no body, and Fastify never reads one: answered before its handler, so a
+  // large answer (a CSV export) is never written while the unread body still arrives (Node
+  // then resets the connection and the client gets no answer at all).
+  app.addHook('onRequest', async (req) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)) {
+      throw new ApiError('bad_request', 'A GET request has no body');
+    }
   });
 
   await app.register(errorsPlugin);

@@ -126,22 +126,32 @@ describe('product edits', () => {
   it('refuses bad input with the one error shape, by field, and writes nothing', async () => {
     const p = await firstProduct('table');
     const taken = await firstProduct('sofa');
-    const cases: [any, string][] = [
-      [{ ...editable(p), slug: 'Not A Slug' }, 'slug'],
-      [{ ...editable(p), slug: taken.slug }, 'slug'],
-      [{ ...editable(p), title: '   ' }, 'title'],
-      [{ ...editable(p), categoryIds: [999_999], primaryCategoryId: 999_999 }, 'categoryIds'],
-      [{ ...editable(p), skus: editable(p).skus.map((s: any, i: number) => (i === 0 ? { ...s, salesPrice: -100 } : s)) }, 'skus.0.salesPrice'],
+    // A slug or sku code another product has is a conflict with it (409), as when two saves race.
+    const cases: [any, string, string][] = [
+      [{ ...editable(p), slug: 'Not A Slug' }, 'slug', 'validation_error'],
+      [{ ...editable(p), slug: taken.slug }, 'slug', 'duplicate_slug'],
+      [{ ...editable(p), title: '   ' }, 'title', 'validation_error'],
+      [{ ...editable(p), categoryIds: [999_999], primaryCategoryId: 999_999 }, 'categoryIds', 'validation_error'],
+      [
+        { ...editable(p), skus: editable(p).skus.map((s: any, i: number) => (i === 0 ? { ...s, salesPrice: -100 } : s)) },
+        'skus.0.salesPrice',
+        'validation_error',
+      ],
       [
         { ...editable(p), skus: editable(p).skus.map((s: any, i: number) => (i === 0 ? { ...s, discountedSalesPrice: s.salesPrice } : s)) },
         'skus.0.discountedSalesPrice',
+        'validation_error',
       ],
-      [{ ...editable(p), skus: editable(p).skus.map((s: any, i: number) => (i === 0 ? { ...s, code: taken.skus[0].code } : s)) }, 'skus.0.code'],
+      [
+        { ...editable(p), skus: editable(p).skus.map((s: any, i: number) => (i === 0 ? { ...s, code: taken.skus[0].code } : s)) },
+        'skus.0.code',
+        'duplicate_sku_code',
+      ],
     ];
-    for (const [body, field] of cases) {
+    for (const [body, field, code] of cases) {
       const r = await put(manager, `/api/admin/products/${p.id}`, body);
-      expect(r.status, `${field}: ${r.text}`).toBe(400);
-      expect(r.body.error.code).toBe('validation_error');
+      expect(r.status, `${field}: ${r.text}`).toBe(code === 'validation_error' ? 400 : 409);
+      expect(r.body.error.code).toBe(code);
       expect(r.body.error.fields[field], r.text).toBeTruthy();
     }
     const now = await get(manager, `/api/admin/products/${p.id}`);
@@ -162,7 +172,7 @@ describe('product edits', () => {
       modelCode: null,
       skus: [{ code: 'NEW-SLUG-CLASH', salesPrice: 100, discountedSalesPrice: null }],
     });
-    expect(clash.status).toBe(400);
+    expect(clash.status).toBe(409);
     expect(clash.body.error.fields.slug).toBeTruthy();
   });
 });

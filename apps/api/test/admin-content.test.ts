@@ -210,7 +210,7 @@ describe('articles and bullets', () => {
 
     // Two items of a kind cannot share a slug.
     const twin = await post({ type: 'article', title: 'Choosing a dining table', body: '', fields: {}, active: true });
-    expectApiError(twin, 400);
+    expectApiError(twin, 409, 'duplicate_slug');
     expect(twin.body.error.fields).toHaveProperty('slug');
 
     for (const id of [article.body.id, bullet.body.id])
@@ -260,7 +260,7 @@ describe('site pages', () => {
     expectApiError(made, 400);
     expect(made.body.error.fields).toHaveProperty('slug');
     const twin = await post({ type: 'page', title: 'About again', slug: 'about', body: 'Hello.', fields: {}, active: true });
-    expectApiError(twin, 400);
+    expectApiError(twin, 409, 'duplicate_slug');
     expect(twin.body.error.fields.slug).toMatch(/exists/);
     const about = await pageBySlug('about');
     expectApiError(await t.api(`/api/admin/content/${about.id}`, { method: 'DELETE', headers: manager.headers }), 400);

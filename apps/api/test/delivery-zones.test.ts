@@ -123,21 +123,22 @@ describe('the back office', () => {
 
   it('refuses a bad zone with the one error shape, and writes nothing', async () => {
     const [dhaka, , rest] = await zones();
-    const cases: [Record<string, unknown>, string][] = [
-      [{ fee: -100 }, 'fee'],
-      [{ freeFrom: -1 }, 'freeFrom'],
-      [{ etaMinDays: 5, etaMaxDays: 2 }, 'etaMaxDays'],
-      [{ districts: ['Dhaka', 'Atlantis'] }, 'districts'],
-      [{ districts: ['Gazipur'] }, 'districts'],
-      [{ name: '   ' }, 'name'],
+    // A district another zone has is a conflict with that zone (409), as when two saves race.
+    const cases: [Record<string, unknown>, string, number][] = [
+      [{ fee: -100 }, 'fee', 400],
+      [{ freeFrom: -1 }, 'freeFrom', 400],
+      [{ etaMinDays: 5, etaMaxDays: 2 }, 'etaMaxDays', 400],
+      [{ districts: ['Dhaka', 'Atlantis'] }, 'districts', 400],
+      [{ districts: ['Gazipur'] }, 'districts', 409],
+      [{ name: '   ' }, 'name', 400],
     ];
-    for (const [patch, field] of cases) {
+    for (const [patch, field, status] of cases) {
       const r = await put(manager, dhaka, patch);
-      expectApiError(r, 400);
+      expectApiError(r, status);
       expect(Object.keys(r.body.error.fields ?? {}), JSON.stringify(patch)).toContain(field);
     }
     // A second zone for every other district, and removing the one there is, are refused.
-    expectApiError(await put(manager, dhaka, { districts: [] }), 400);
+    expectApiError(await put(manager, dhaka, { districts: [] }), 409, 'district_taken');
     expectApiError(await t.api(`/api/admin/delivery/zones/${rest.id}`, { method: 'DELETE', headers: manager.headers }), 400);
     expect(await zones()).toEqual(await zones());
     expect((await zones())[0]).toMatchObject({ fee: dhaka.fee, districts: ['Dhaka'], version: dhaka.version });

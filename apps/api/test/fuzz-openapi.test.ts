@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { signIn, signUp, type TestCustomer, uniqueIp } from './helpers/accounts.ts';
 import { ADDRESS, checkout, checkoutBody, plainSkus, setStock } from './helpers/checkout.ts';
@@ -27,6 +27,7 @@ import {
   toJsonText,
 } from './helpers/hostile-input.ts';
 import { NoAnswerError, type RawAnswer, rawSend } from './helpers/raw-http.ts';
+import { signedInStaff, type TestStaff } from './helpers/staff.ts';
 import { startTestApp, TEST_API_KEY } from './helpers/test-app.ts';
 
 // Hostile input for every operation of the OpenAPI document. The document is
@@ -45,6 +46,14 @@ import { startTestApp, TEST_API_KEY } from './helpers/test-app.ts';
 //   FUZZ_RUNS=n    cases per operation (default 30), and about n/30 rounds of the sweeps at
 //                  the end of the file; `npm run fuzz -w bench` is a long hunt (300)
 //   FUZZ_SHRINK=1  let fast-check shrink a failing case to a smaller one (slower)
+//   FUZZ_BURSTS_VERBOSE=1  print what each burst of back-office writes answered
+//
+// The back office's operations (/api/admin) are also sent as an owner with a real session
+// (two-factor on, as owners must have it), so that their code runs, not only the 401. At
+// the end, every back-office write is sent ten times at once, with identical bodies and with
+// near-identical ones (the same unique values, other fields changed), built from what the
+// back office's own lists answer: no answer may be a 5xx, and afterwards no unique index of
+// the database may hold a duplicate (docs/decisions/0052).
 //
 // A replay sends the same requests in the same order; ids the server chose at random
 // (invoice ids, file uuids) differ between runs, so a failure that depends on one may need
@@ -148,6 +157,20 @@ async function ensureSession() {
 }
 
 customer = await newCustomer();
+
+/** The owner the back office's operations are sent as: two-factor on, signed in over HTTP. */
+let owner: TestStaff = await signedInStaff(t, 'owner', { ip: uniqueIp() });
+/** Set when a request as the owner was refused as unauthenticated. */
+let ownerInDoubt = false;
+
+/** A working owner's session again (an operation may have revoked it): a new owner when it was lost. */
+async function ensureOwner() {
+  if (!ownerInDoubt) return;
+  ownerInDoubt = false;
+  if ((await t.api('/api/admin/session', { headers: owner.headers })).status === 200) return;
+  owner = await signedInStaff(t, 'owner', { ip: uniqueIp() });
+}
+
 for (const p of [
   '/api/kvps',
   '/api/branches',
@@ -399,7 +422,27 @@ function queryFor(op: Operation): fc.Arbitrary<{ text: string; note: string }> {
 const MAX_URL = 12_000;
 
 const AUTHS = ['guest', 'customer', 'customer', 'customer', 'garbage token', 'garbage cookie', 'no api key'] as const;
-type Auth = (typeof AUTHS)[number];
+/** The back office's operations: most cases as the owner, the rest refused before their input is read. */
+const ADMIN_AUTHS = ['owner', 'owner', 'owner', 'owner', 'guest', 'customer', 'garbage cookie', 'no api key'] as const;
+type Auth = (typeof AUTHS)[number] | (typeof ADMIN_AUTHS)[number];
+
+/**
+ * Back-office operations never sent as the owner, because what they do would break the rest
+ * of the run: they are still sent without a session (401) by the cases, and left out of the
+ * bursts at the end.
+ */
+const OWNER_SKIPPED: Record<string, string> = {
+  // Signs the owner out: every later case as the owner would start with a new sign-in.
+  'DELETE /api/admin/session': 'signs the owner out',
+  // Disables or demotes any member by id, the owner itself among them (the shop's last owner is kept, but another owner's session is not).
+  'PATCH /api/admin/staff/{id}': 'disables or demotes members, the owner among them',
+  // The owner's own two-factor sign-in: owners must keep it on, and a new secret would end the owner's sign-ins.
+  'POST /api/admin/two-factor/setup': 'starts a new two-factor secret for the owner',
+  'POST /api/admin/two-factor/enable': 'turns on a new two-factor secret for the owner',
+  'POST /api/admin/two-factor/disable': 'turns off the owner’s two-factor sign-in',
+};
+const isAdminOp = (op: Operation) => op.path.startsWith('/api/admin');
+const asOwnerToo = (op: Operation) => isAdminOp(op) && !(`${op.method} ${op.path}` in OWNER_SKIPPED);
 const GARBAGE_TOKENS = ['', 'x', 'null', '\u00ff'.repeat(300), 'a'.repeat(5000), "' or 1=1 --", '../../', '%00'];
 const GARBAGE_FORWARDED = ['unknown', '', '::1, 10.0.0.1', '999.999.999.999', 'x'.repeat(400), '10.0.0.1, 10.0.0.2, 10.0.0.3, 10.0.0.4, 10.0.0.5'];
 
@@ -421,7 +464,7 @@ function caseFor(op: Operation): fc.Arbitrary<Case> {
       params: pathParams.length ? params : fc.constant([] as { text: string; note: string }[]),
       query: queryFor(op),
       body: bodyFor(op),
-      auth: fc.constantFrom(...AUTHS),
+      auth: fc.constantFrom<Auth>(...(asOwnerToo(op) ? ADMIN_AUTHS : AUTHS)),
       garbage: fc.constantFrom(...GARBAGE_TOKENS),
       forwarded: fc.option(fc.constantFrom(...GARBAGE_FORWARDED), { freq: 8 }),
       cookie: fc.option(fc.constantFrom('currency=%ZZ', 'order_access=x:y;order_access=%ZZ', `order_access=${'INV-1:a,'.repeat(200)}`, 'sid=', 'a=b; =; ;;'), {
@@ -435,7 +478,12 @@ function caseFor(op: Operation): fc.Arbitrary<Case> {
       if (auth !== 'no api key') headers['x-api-key'] = TEST_API_KEY;
       if (auth === 'customer') headers['x-auth-token'] = customer.token;
       if (auth === 'garbage token') headers['x-auth-token'] = garbage;
-      const cookies = [auth === 'garbage cookie' ? `sid=${encodeUrlPart(garbage)}` : '', cookie ?? ''].filter(Boolean);
+      // The owner's cookie is put in when the case is sent (ensureOwner may have signed in anew).
+      const cookies = [
+        auth === 'garbage cookie' ? `sid=${encodeUrlPart(garbage)}; admin_sid=${encodeUrlPart(garbage)}` : '',
+        auth === 'owner' ? 'admin_sid=owner' : '',
+        cookie ?? '',
+      ].filter(Boolean);
       if (cookies.length) headers.cookie = cookies.join('; ');
       if (body.contentType !== undefined) headers['content-type'] = body.contentType;
       const formPromise = (body as { formPromise?: Response }).formPromise;
@@ -538,6 +586,10 @@ describe(`every operation of the OpenAPI document under hostile input (seed ${SE
             lastNote = c.note;
             if (c.auth === 'customer') await ensureSession();
             if (c.auth === 'customer') c.headers['x-auth-token'] = customer.token;
+            if (c.auth === 'owner') {
+              await ensureOwner();
+              c.headers.cookie = (c.headers.cookie ?? '').replace(/admin_sid=[^;]*/, owner.headers.cookie);
+            }
             let res: RawAnswer;
             try {
               res = await send(c);
@@ -553,6 +605,7 @@ describe(`every operation of the OpenAPI document under hostile input (seed ${SE
               }
             }
             if (c.auth === 'customer' && (res.status === 401 || (c.method !== 'GET' && res.status < 300))) sessionInDoubt = true;
+            if (c.auth === 'owner' && res.status === 401) ownerInDoubt = true;
             const wrong = problem(op, res);
             if (wrong) throw new Error(`${wrong}\n  request: ${describeCase(c)}`);
           }),
@@ -567,7 +620,9 @@ describe(`every operation of the OpenAPI document under hostile input (seed ${SE
 
   it('the server still serves after the whole run', async () => {
     expect(await healthy()).toBe(true);
-    const res = await t.api('/api/v3/items/joined?id=1');
+    // A product still published: the owner's cases may have archived or unpublished any other.
+    const published = await t.db.kysely.selectFrom('products').select('id').where('status', '=', 'published').orderBy('id').executeTakeFirstOrThrow();
+    const res = await t.api(`/api/v3/items/joined?id=${published.id}`);
     expect(res.status).toBe(200);
   });
 });
@@ -631,6 +686,31 @@ describe('cases the fuzz found', () => {
         400,
       );
     }
+  });
+  it('a day that is no calendar day answers 400 where the back office takes one (the cash of an order)', async () => {
+    const { expectApiError } = await import('./helpers/assertions.ts');
+    await ensureOwner();
+    for (const collectedOn of ['0751-59-13', '2026-02-30']) {
+      const res = await t.api('/api/admin/orders/1/cash', { method: 'POST', json: { amount: 100, collectedOn }, headers: owner.headers });
+      expectApiError(res, 400, 'validation_error');
+      expect(res.body.error.fields).toHaveProperty('collectedOn');
+    }
+  });
+  it('a GET with a body answers 400 before its handler, even one whose answer is large (the catalogue export)', async () => {
+    await ensureOwner();
+    const body = Buffer.from(JSON.stringify({ a: 'x'.repeat(1024 * 1024 + 10) }));
+    const res = await rawSend(
+      t.baseUrl,
+      {
+        method: 'GET',
+        path: '/api/admin/products/export',
+        headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json', cookie: owner.headers.cookie },
+        body,
+      },
+      TIMEOUT_MS,
+    );
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).error.code).toBe('bad_request');
   });
   it('a broken percent-escape in a path and an oversized request head answer in the error shape', async () => {
     const { expectApiError } = await import('./helpers/assertions.ts');
@@ -931,4 +1011,342 @@ describe(`every paged search: every filter field with every match type and JSON 
       expect(filters.length, `no filter field of ${op.path} found among ${[...candidates].join(', ')}`).toBeGreaterThan(0);
     });
   }
+});
+
+// ---- bursts: every back-office write ten times at once, as the owner --------------------------
+//
+// A check in a service ("is this slug taken?") then an insert passes for every request of a
+// burst on PostgreSQL: only a unique index keeps the rule, and the service must answer its
+// refusal with a 409, not a 500 (docs/decisions/0052). So each write of the back office is
+// sent ten times at once: once with ten identical bodies, once with ten near-identical ones
+// (the same values in the fields that unique indexes cover, other text changed). The bodies
+// are made from what the back office's own lists and pages answer (a record restricted to the
+// body's fields is, most often, a valid body), with the values of unique fields made new, so
+// that the ten race for a value nobody has yet. Afterwards, no unique index of the database
+// may hold two rows with one value.
+
+const BURST = 10;
+/** Multipart bodies (a file) have no record to be made from: the cases above send them. */
+const burstable = (op: Operation) => asOwnerToo(op) && op.method !== 'GET' && !op.body['multipart/form-data'];
+
+interface UniqueIndex {
+  table: string;
+  name: string;
+  /** The indexed columns or expressions, as SQL. */
+  keys: string[];
+  /** A partial index's condition, as SQL. */
+  where: string | null;
+}
+
+/** The text inside the parentheses that open at `open`, and where they close. */
+function inParens(text: string, open: number): { inner: string; end: number } {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return { inner: text.slice(open + 1, i), end: i };
+  }
+  throw new Error(`unbalanced: ${text}`);
+}
+
+/** Splits "a, upper(b), c" at its top-level commas. */
+function topLevel(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i] === '(') depth++;
+    else if (list[i] === ')') depth--;
+    else if (list[i] === ',' && depth === 0) {
+      out.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(list.slice(start).trim());
+  return out.filter(Boolean);
+}
+
+/** Every unique index of the database (primary keys and unique constraints among them), read from its catalogue. */
+async function uniqueIndexes(): Promise<UniqueIndex[]> {
+  const { sql } = await import('kysely');
+  const k = t.db.kysely;
+  const out: UniqueIndex[] = [];
+  if (t.dialect === 'postgres') {
+    const rows = await sql<{ tablename: string; indexname: string; indexdef: string }>`
+      select tablename, indexname, indexdef from pg_indexes where schemaname = current_schema() and indexdef like 'CREATE UNIQUE INDEX%'`.execute(k);
+    for (const r of rows.rows) {
+      const using = r.indexdef.indexOf('(', r.indexdef.indexOf(' USING '));
+      const { inner, end } = inParens(r.indexdef, using);
+      const rest = r.indexdef.slice(end + 1).trim();
+      out.push({ table: r.tablename, name: r.indexname, keys: topLevel(inner), where: rest.startsWith('WHERE') ? rest.slice(5).trim() : null });
+    }
+    return out;
+  }
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(k);
+  for (const { name: table } of tables.rows) {
+    const list = await sql<{ name: string; unique: number; origin: string }>`select * from pragma_index_list(${table})`.execute(k);
+    for (const ix of list.rows.filter((x) => Number(x.unique) === 1)) {
+      const def = (await sql<{ sql: string | null }>`select sql from sqlite_master where type = 'index' and name = ${ix.name}`.execute(k)).rows[0]?.sql;
+      if (def) {
+        const on = def.search(/\bon\s/i);
+        const { inner, end } = inParens(def, def.indexOf('(', on));
+        const rest = def.slice(end + 1).trim();
+        out.push({ table, name: ix.name, keys: topLevel(inner), where: /^where\s/i.test(rest) ? rest.slice(5).trim() : null });
+      } else {
+        // A PRIMARY KEY or UNIQUE constraint's own index: its columns by name.
+        const cols = await sql<{ name: string }>`select name from pragma_index_info(${ix.name}) order by seqno`.execute(k);
+        out.push({ table, name: ix.name, keys: cols.rows.map((c) => `"${c.name}"`), where: null });
+      }
+    }
+  }
+  return out;
+}
+
+/** Groups of rows that share one value of a unique index (rows with a null in it never clash). */
+async function duplicatesOf(ix: UniqueIndex): Promise<number> {
+  const { sql } = await import('kysely');
+  const keys = ix.keys.join(', ');
+  const notNull = ix.keys.map((key) => `(${key}) is not null`).join(' and ');
+  const where = ix.where ? `(${ix.where}) and ${notNull}` : notNull;
+  const q = `select count(*) as n from (select 1 as one from "${ix.table}" where ${where} group by ${keys} having count(*) > 1) d`;
+  const r = await sql<{ n: number | string }>`${sql.raw(q)}`.execute(t.db.kysely);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The body fields a unique index covers, by name (slug, code, email, modelCode, reference…). */
+let uniqueFields = new Set<string>();
+
+/** A JSON answer of a GET as the owner, or undefined. */
+async function ownerJson(path: string): Promise<unknown> {
+  await ensureOwner();
+  const res = await fetch(`${t.baseUrl}${path}`, { headers: { accept: 'application/json', 'x-api-key': TEST_API_KEY, cookie: owner.headers.cookie } });
+  if (res.status === 401) ownerInDoubt = true;
+  if (!res.ok || !(res.headers.get('content-type') ?? '').startsWith('application/json')) return undefined;
+  return res.json();
+}
+
+/** The objects in an answer: its items, their parts, and the answer itself. */
+function recordsIn(v: unknown, out: Record<string, unknown>[] = [], depth = 0): Record<string, unknown>[] {
+  if (depth > 4 || v === null || typeof v !== 'object') return out;
+  if (Array.isArray(v)) for (const x of v.slice(0, 5)) recordsIn(x, out, depth + 1);
+  else {
+    out.push(v as Record<string, unknown>);
+    for (const x of Object.values(v)) recordsIn(x, out, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * The reads of what a write changes: the GETs of its path and of every path above it (the
+ * list, the group), and the GET of one item of those lists ("/x/{id}").
+ */
+function readsOf(op: Operation): Operation[] {
+  const plain = op.path.replace(/\/\{[^}]+\}.*$/, '');
+  const above: string[] = [];
+  for (let p = plain; p.startsWith('/api/admin/'); p = p.slice(0, p.lastIndexOf('/'))) above.push(p);
+  const gets = operations.filter((o) => o.method === 'GET' && !o.hidden);
+  const lists = above.flatMap((p) => gets.filter((o) => o.path === p));
+  const items = above.flatMap((p) => gets.filter((o) => new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&')}/\\{[^}/]+\\}$`).test(o.path)));
+  return [...lists, ...items, ...gets.filter((o) => o.path === op.path)];
+}
+
+/** Records the back office answers about what `op` writes: its lists, then some of their items in full. */
+async function recordsFor(op: Operation, rnd: Random): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  const reads = readsOf(op);
+  for (const read of reads.filter((r) => !r.path.includes('{'))) {
+    // A list may need a query parameter (the content list: a kind): a few plausible ones.
+    for (let i = 0; i < (read.parameters.some((p) => p.in === 'query' && p.required) ? 4 : 1); i++) recordsIn(await ownerJson(urlOf(read, rnd)), out);
+  }
+  // Whole items first: an item's page has more of a body's fields than its line in a list.
+  const listed = out.filter((r) => r.id !== undefined || r.code !== undefined).slice(0, 2);
+  const whole: Record<string, unknown>[] = [];
+  for (const item of reads.filter((r) => r.path.includes('{'))) {
+    for (const r of listed) {
+      const path = item.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeUrlPart(r[name] ?? r.id ?? r.code));
+      const answer = await ownerJson(path);
+      if (answer && typeof answer === 'object' && !Array.isArray(answer)) whole.push(answer as Record<string, unknown>);
+    }
+  }
+  return [...whole, ...out];
+}
+
+/** One alternative of a schema (the non-null one of "X or null"). */
+function solid(s: Schema | undefined): Schema | undefined {
+  const alternatives: Schema[] | undefined = s?.anyOf ?? s?.oneOf;
+  return alternatives?.find((a) => a.type !== 'null') ?? s;
+}
+
+/**
+ * A body of `schema` from a record the back office answered: the record's values where the
+ * body has the field, plausible ones for the rest; null when the record has none of them.
+ */
+function asBody(record: Record<string, unknown>, schema: Schema, sampled: unknown): { body: Record<string, unknown>; overlap: number } | null {
+  const props = solid(schema)?.properties ?? {};
+  const body: Record<string, unknown> = sampled && typeof sampled === 'object' && !Array.isArray(sampled) ? { ...(sampled as Record<string, unknown>) } : {};
+  let overlap = 0;
+  for (const k of Object.keys(props)) {
+    if (record[k] === undefined) continue;
+    body[k] = record[k];
+    overlap++;
+  }
+  return overlap ? { body, overlap } : null;
+}
+
+/** A new value of the same shape: an email, a slug, a code, three capitals (a currency), text. */
+function anew(v: string, tag: string): string {
+  if (/^[^@\s]+@[^@\s]+$/.test(v)) return `${tag}.${v}`;
+  if (/^[A-Z]{1,4}$/.test(v)) return [...v].map((_, i) => String.fromCharCode(65 + ((tag.charCodeAt(i % tag.length) + i * 7) % 26))).join('');
+  if (/^[\w.-]+$/.test(v)) return `${v.slice(0, 40)}-${/[A-Z]/.test(v) && !/[a-z]/.test(v) ? tag.toUpperCase() : tag}`;
+  return `${v.slice(0, 60)} ${tag}`;
+}
+
+/**
+ * The body with every value of a unique field made new, its kind kept (never a value the
+ * schema lists). What a new thing is made of has no ids yet: a record's own ids are dropped.
+ */
+function freshened(v: unknown, s: Schema | undefined, tag: string, key = '', creating = false): unknown {
+  const schema = solid(s);
+  if (Array.isArray(v)) return v.map((x) => freshened(x, schema?.items, tag, key, creating));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !(creating && k === 'id'))
+        .map(([k, x]) => [k, freshened(x, schema?.properties?.[k], tag, k, creating)]),
+    );
+  if (typeof v !== 'string' || !v || !uniqueFields.has(key) || schema?.enum || schema?.const !== undefined) return v;
+  return anew(v, tag);
+}
+
+/** The same unique values; other text (a title, a name, a description) told apart by `i`. */
+function nearly(v: unknown, s: Schema | undefined, i: number, key = ''): unknown {
+  const schema = solid(s);
+  if (Array.isArray(v)) return v.map((x) => nearly(x, schema?.items, i, key));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, nearly(x, schema?.properties?.[k], i, k)]));
+  if (typeof v === 'string' && !uniqueFields.has(key) && !schema?.enum && / /.test(v) && v.length < 150) return `${v} (${i + 1})`;
+  return v;
+}
+
+describe(`every back-office write ten times at once, as the owner (seed ${SEED})`, () => {
+  const writes = operations.filter(burstable);
+  let indexes: UniqueIndex[] = [];
+  /** The writes whose bursts did something (a 2xx), and what each burst answered. */
+  const took = new Set<string>();
+  const answered = new Map<string, string>();
+
+  // Read before any burst (a burst run alone, with -t, needs them too).
+  beforeAll(async () => {
+    indexes = await uniqueIndexes();
+    // A column and, for a normalised copy (email_key), the field it is made from (email).
+    // Indexes of one or two keys: a wider one (a saved address) is no field's own rule.
+    const columns = indexes
+      .filter((ix) => ix.keys.length <= 2)
+      .flatMap((ix) => ix.keys.flatMap((key) => (key.match(/[a-z_]+/g) ?? []).filter((w) => !['upper', 'lower'].includes(w))));
+    uniqueFields = new Set(columns.flatMap((c) => [camel(c), camel(c.replace(/_key$/, ''))]));
+  });
+
+  it('there are back-office writes to race, and unique indexes to hold them', () => {
+    expect(writes.length).toBeGreaterThan(30);
+    expect(indexes.length).toBeGreaterThan(30);
+    for (const f of ['slug', 'code', 'email', 'modelCode', 'reference']) expect(uniqueFields, f).toContain(f);
+  });
+
+  for (const op of writes) {
+    it(`${op.method} ${op.path}: ten identical and ten near-identical at once, never a 5xx`, { timeout: 120_000 }, async () => {
+      const rnd = randomOf(seedOf(op) ^ 0xb0057);
+      const schema = op.body['application/json'] ?? op.body['application/x-www-form-urlencoded'];
+      const records = await recordsFor(op, rnd);
+      const sampled = schema ? fc.sample(plausible(filledSchema(schema), dict), { seed: rnd.int(2 ** 31), numRuns: 1 })[0] : undefined;
+      // The record that fills most of the body; its id names the item in the path.
+      const fitting = schema
+        ? records
+            .map((record) => ({ record, made: asBody(record, schema, sampled) }))
+            .filter((x) => x.made)
+            .sort((a, b) => (b.made?.overlap ?? 0) - (a.made?.overlap ?? 0))
+        : [];
+      // Among the records that fill as much, up to three in an order the seed picks (an article
+      // one run, a slider the next): the next is tried when one made nothing (a page, whose
+      // slugs are fixed, cannot be made anew).
+      const most = fitting.filter((x) => x.made?.overlap === fitting[0]?.made?.overlap);
+      const order = most.map((x) => ({ x, k: rnd.next() })).sort((a, b) => a.k - b.k);
+      const tries = order.length ? order.slice(0, 3).map(({ x }) => x) : [undefined];
+      const problems: string[] = [];
+      let sent = 0;
+      for (const [attempt, best] of tries.entries()) {
+        const record = best?.record ?? records.find((r) => r.id !== undefined || r.code !== undefined) ?? {};
+        const base = best?.made?.body ?? sampled;
+        const fill = (p: Parameter) => {
+          const known = record[p.name] ?? (p.name === 'id' || p.name.endsWith('Id') ? record.id : undefined);
+          return encodeUrlPart(known ?? fc.sample(plausible(p.schema, dict), { seed: rnd.int(2 ** 31), numRuns: 1 })[0] ?? 'x');
+        };
+        const pathParams = op.parameters.filter((p) => p.in === 'path');
+        const query = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${encodeUrlPart(p.name)}=${fill(p)}`);
+        const path =
+          op.path.replace(/\{([^}]+)\}/g, (_, name: string) => fill(pathParams.find((p) => p.name === name) ?? { name, in: 'path' })) +
+          (query.length ? `?${query.join('&')}` : '');
+        let made = false;
+        const fire = async (bodies: unknown[], note: string) => {
+          await ensureOwner();
+          const answers = await Promise.all(
+            bodies.map(async (body) => {
+              const res = await fetch(`${t.baseUrl}${path}`, {
+                method: op.method,
+                body: body === undefined ? undefined : toJsonText(body),
+                headers: {
+                  ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+                  accept: 'application/json',
+                  'x-api-key': TEST_API_KEY,
+                  cookie: owner.headers.cookie,
+                },
+                signal: AbortSignal.timeout(TIMEOUT_MS * 3),
+              }).catch((err: Error) => err);
+              if (res instanceof Error) return `no answer (${res.message})`;
+              const text = await res.text();
+              if (res.status === 401) ownerInDoubt = true;
+              if (res.status < 300) {
+                made = true;
+                took.add(`${op.method} ${op.path}`);
+              }
+              const key = `${op.method} ${op.path} ${note}`;
+              const shown = res.status >= 400 && process.env.FUZZ_BURSTS_VERBOSE ? ` ${text.slice(0, 160)} BODY ${toJsonText(body).slice(0, 300)}` : '';
+              answered.set(key, `${answered.get(key) ?? ''} ${res.status}${shown}`);
+              return problem(op, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? '' }, text, ms: 0 });
+            }),
+          );
+          sent += bodies.length;
+          for (const wrong of answers)
+            if (wrong) problems.push(`${wrong}\n  request: ${op.method} ${clip(path, 200)}, body ${clip(toJsonText(bodies[0] ?? null), 300)} [${note}]`);
+        };
+        const creating = op.method === 'POST' && !op.path.includes('{');
+        const tag = `${attempt ? `t${attempt}` : ''}${(SEED >>> 0).toString(36)}`;
+        const fresh = freshened(base, schema, `b${tag}`, '', creating);
+        await fire(
+          Array.from({ length: BURST }, () => fresh),
+          'ten identical',
+        );
+        const again = freshened(base, schema, `n${tag}`, '', creating);
+        await fire(
+          Array.from({ length: BURST }, (_, i) => nearly(again, schema, i)),
+          'ten near-identical',
+        );
+        if (made) break;
+      }
+      await judge(op, problems, sent);
+    });
+  }
+
+  it('the bursts reached the back office’s code: many writes were made', () => {
+    if (process.env.FUZZ_BURSTS_VERBOSE) console.log([...answered].map(([k, v]) => `${k}:${v}`).join('\n'));
+    expect(took.size, `writes with a 2xx: ${[...took].join(', ')}`).toBeGreaterThan(writes.length / 3);
+  });
+
+  it('no unique index holds two rows with one value after the bursts', async () => {
+    const broken: string[] = [];
+    for (const ix of indexes) {
+      const n = await duplicatesOf(ix);
+      if (n) broken.push(`${ix.name} on ${ix.table} (${ix.keys.join(', ')})${ix.where ? ` where ${ix.where}` : ''}: ${n} duplicated values`);
+    }
+    expect(broken).toEqual([]);
+  });
 });

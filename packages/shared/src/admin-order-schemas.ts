@@ -10,7 +10,14 @@ import { z } from './zod.ts';
 
 const text = (max: number) => z.string().max(max);
 const money = z.coerce.number().int().min(0).max(1_000_000_000_00);
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD');
+/** A day of the calendar as YYYY-MM-DD: 2026-02-30 or 0751-59-13 is no day (and no date to compute with). */
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD')
+  .refine((v) => {
+    const t = Date.parse(`${v}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v;
+  }, 'A date as YYYY-MM-DD');
 
 export const ORDER_SORTS = ['newest', 'oldest', 'total_desc', 'total_asc'] as const;
 

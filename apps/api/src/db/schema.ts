@@ -708,7 +708,10 @@ export interface RefundsTable {
 export interface DeliveryZonesTable {
   id: Generated<number>;
   name: string;
-  /** JSON array of district names; [] for every district no other zone names. */
+  /**
+   * JSON array of district names; [] for every district no other zone names (one such zone:
+   * a unique index). delivery_zone_districts holds the same names, one row each.
+   */
   districts: string;
   fee: number;
   /** Items worth at least this (poisha) are delivered free; null: never free. */
@@ -718,6 +721,12 @@ export interface DeliveryZonesTable {
   sort_order: Generated<number>;
   version: Generated<number>;
   updated_at: string;
+}
+
+/** Which zone delivers a district: one zone per district (migration 0030, docs/decisions/0052). */
+export interface DeliveryZoneDistrictsTable {
+  district: string;
+  zone_id: number;
 }
 
 export interface SandboxRefundsTable {
@@ -1028,6 +1037,7 @@ export interface Database {
   refunds: RefundsTable;
   sandbox_refunds: SandboxRefundsTable;
   delivery_zones: DeliveryZonesTable;
+  delivery_zone_districts: DeliveryZoneDistrictsTable;
   settings_groups: SettingsGroupsTable;
 }
 

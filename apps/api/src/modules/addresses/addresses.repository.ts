@@ -87,13 +87,14 @@ export async function updateAddress(db: Q, customerId: number, id: number, v: Ad
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Makes one address the default and every other one not. */
-export function setDefault(db: Q, customerId: number, id: number) {
-  return db
-    .updateTable('addresses')
-    .set((eb) => ({ is_default: eb.case().when('id', '=', id).then(eb.lit(1)).else(eb.lit(0)).end() }))
-    .where('customer_id', '=', customerId)
-    .execute();
+/**
+ * Makes one address the default and every other one not: the old mark is taken off first,
+ * since the unique index on a customer's default is checked row by row, not at the end of a
+ * statement.
+ */
+export async function setDefault(db: Q, customerId: number, id: number) {
+  await db.updateTable('addresses').set({ is_default: 0 }).where('customer_id', '=', customerId).where('id', '<>', id).where('is_default', '=', 1).execute();
+  await db.updateTable('addresses').set({ is_default: 1 }).where('customer_id', '=', customerId).where('id', '=', id).execute();
 }
 
 export async function deleteAddress(db: Q, customerId: number, id: number): Promise<boolean> {

@@ -1,7 +1,10 @@
 import { MAX_ADDRESSES, type TAddress, type TAddressInput, type TPage, type TSearchRequest, normalizeMobile, validateAddress } from '@storefront/shared';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { Db, Dialect } from '../../db/database.ts';
+import { lockForTransaction } from '../../db/dialect/locks.ts';
+import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import type { Database } from '../../db/schema.ts';
-import { ApiError, notFound } from '../../lib/errors.ts';
+import { ApiError, conflict, notFound } from '../../lib/errors.ts';
 import { validationFailed } from '../accounts/accounts.service.ts';
 import * as repo from './addresses.repository.ts';
 
@@ -37,14 +40,30 @@ function values(body: TAddressInput): repo.AddressValues {
   };
 }
 
+const ADDRESS_LOCK_BASE = 7_030_000_000_000;
+
+/**
+ * One customer's address-book writes one at a time (PostgreSQL; SQLite's writes already
+ * are): "is it saved already?", "is it the first?" and "how many are there?" are answered
+ * and acted on before another write of the same book starts. The unique indexes on a
+ * customer's identical addresses and on their default (docs/decisions/0052) hold the rules
+ * whatever a write does.
+ */
+function lockBook(trx: Transaction<Database>, dialect: Dialect, customerId: number): Promise<void> {
+  return lockForTransaction(trx, dialect, ADDRESS_LOCK_BASE + customerId);
+}
+
+const SAVED_ALREADY = 'This address is saved already';
+
 /**
  * A customer's saved delivery addresses. The first one becomes the default; saving an
  * address that is already saved returns the saved one (so checkout can save what was
  * typed every time without filling the book with copies).
  */
-export async function createAddress(db: Kysely<Database>, customerId: number, body: TAddressInput): Promise<{ address: TAddress; created: boolean }> {
+export async function createAddress(db: Db, customerId: number, body: TAddressInput): Promise<{ address: TAddress; created: boolean }> {
   const v = values(body);
-  const result = await db.transaction().execute(async (trx) => {
+  const result = await db.kysely.transaction().execute(async (trx) => {
+    await lockBook(trx, db.dialect, customerId);
     const same = await repo.findSameAddress(trx, customerId, v);
     if (same) {
       await repo.touchAddress(trx, customerId, same.id, iso());
@@ -58,7 +77,7 @@ export async function createAddress(db: Kysely<Database>, customerId: number, bo
     if (body.isDefault && count > 0) await repo.setDefault(trx, customerId, id);
     return { id, created: true };
   });
-  return { address: await getAddress(db, customerId, result.id), created: result.created };
+  return { address: await getAddress(db.kysely, customerId, result.id), created: result.created };
 }
 
 export async function getAddress(db: Kysely<Database>, customerId: number, id: number): Promise<TAddress> {
@@ -67,17 +86,26 @@ export async function getAddress(db: Kysely<Database>, customerId: number, id: n
   return toAddress(row);
 }
 
-export async function updateAddress(db: Kysely<Database>, customerId: number, id: number, body: TAddressInput): Promise<TAddress> {
+export async function updateAddress(db: Db, customerId: number, id: number, body: TAddressInput): Promise<TAddress> {
   const v = values(body);
-  await db.transaction().execute(async (trx) => {
-    if (!(await repo.updateAddress(trx, customerId, id, v, iso()))) throw notFound('The address');
-    if (body.isDefault) await repo.setDefault(trx, customerId, id);
-  });
-  return getAddress(db, customerId, id);
+  try {
+    await db.kysely.transaction().execute(async (trx) => {
+      await lockBook(trx, db.dialect, customerId);
+      const same = await repo.findSameAddress(trx, customerId, v);
+      if (same && same.id !== id) throw conflict('duplicate_address', SAVED_ALREADY, { addressLine: SAVED_ALREADY });
+      if (!(await repo.updateAddress(trx, customerId, id, v, iso()))) throw notFound('The address');
+      if (body.isDefault) await repo.setDefault(trx, customerId, id);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('duplicate_address', SAVED_ALREADY, { addressLine: SAVED_ALREADY });
+    throw err;
+  }
+  return getAddress(db.kysely, customerId, id);
 }
 
-export async function deleteAddress(db: Kysely<Database>, customerId: number, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function deleteAddress(db: Db, customerId: number, id: number): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await lockBook(trx, db.dialect, customerId);
     const row = await repo.findAddress(trx, customerId, id);
     if (!row) throw notFound('The address');
     await repo.deleteAddress(trx, customerId, id);

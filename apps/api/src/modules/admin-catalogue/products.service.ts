@@ -38,6 +38,16 @@ class FieldErrors {
     const first = Object.values(this.fields)[0];
     if (first) throw new ApiError('validation_error', first, this.fields);
   }
+  /**
+   * A slug, model code or sku code another product has: 409, as the unique index answers
+   * the second of two saves at once (docs/decisions/0052), with the code of the first field.
+   */
+  throwIfTaken() {
+    const [field, first] = Object.entries(this.fields)[0] ?? [];
+    if (!field || !first) return;
+    const code = field === 'slug' ? 'duplicate_slug' : field === 'modelCode' ? 'duplicate_model_code' : 'duplicate_sku_code';
+    throw conflict(code, first, this.fields);
+  }
 }
 
 /**
@@ -466,16 +476,17 @@ export class AdminCatalogueService {
       const found = await trx.selectFrom('attributes').select('id').where('id', 'in', attributeIds).execute();
       if (found.length !== attributeIds.length) e.add('skus', 'One of the attributes does not exist');
     }
+    const taken = new FieldErrors();
     const slugOwner = await trx.selectFrom('products').select('id').where('slug', '=', input.slug).executeTakeFirst();
-    if (slugOwner && slugOwner.id !== before?.id) e.add('slug', 'Another product uses this address');
+    if (slugOwner && slugOwner.id !== before?.id) taken.add('slug', 'Another product uses this address');
     const redirect = await trx.selectFrom('product_slug_redirects').select('product_id').where('slug', '=', input.slug).executeTakeFirst();
-    if (redirect && redirect.product_id !== before?.id) e.add('slug', 'This address was another product’s and still leads to it');
+    if (redirect && redirect.product_id !== before?.id) taken.add('slug', 'This address was another product’s and still leads to it');
     if (input.modelCode?.trim()) {
       const owner = await trx.selectFrom('products').select('id').where('model_code', '=', input.modelCode.trim()).executeTakeFirst();
-      if (owner && owner.id !== before?.id) e.add('modelCode', 'Another product has this model code');
+      if (owner && owner.id !== before?.id) taken.add('modelCode', 'Another product has this model code');
     }
     if (codes.size) {
-      const taken = await trx
+      const codesTaken = await trx
         .selectFrom('skus')
         .select(['code', 'product_id'])
         .where(
@@ -485,8 +496,8 @@ export class AdminCatalogueService {
         )
         .execute();
       input.skus.forEach((s, i) => {
-        const t = taken.find((x) => x.code === s.code.trim());
-        if (t && t.product_id !== before?.id) e.add(`skus.${i}.code`, 'Another product has a sku with this code');
+        const t = codesTaken.find((x) => x.code === s.code.trim());
+        if (t && t.product_id !== before?.id) taken.add(`skus.${i}.code`, 'Another product has a sku with this code');
       });
     }
     if (input.bundleItems.length) {
@@ -529,6 +540,7 @@ export class AdminCatalogueService {
       }
     }
     e.throwIfAny();
+    taken.throwIfTaken();
   }
 
   /** Categories, images, skus and a bundle's contents as the input has them (skus updated in place, added, or removed). */

@@ -12,6 +12,7 @@ import {
 } from '@storefront/shared';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CmsContentTable, Database } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import { ApiError, badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { bumpReadSideVersion } from '../catalogue/search-index.ts';
 import { type Actor, recordAudit } from '../staff/audit.ts';
@@ -21,6 +22,10 @@ import { type Actor, recordAudit } from '../staff/audit.ts';
 // (checkContentInput in packages/shared), locked optimistically by `version`, audited in
 // its transaction, and moves the read side's version so the next storefront request shows it
 // (the route calls app.catalogueChanged() after the commit).
+//
+// A slug is one item's per type: the check below answers a clash, and the unique index on
+// (type, slug) answers the same 409 to the second of two saves at once, which both passed
+// the check (docs/decisions/0052).
 
 type Q = Kysely<Database> | Transaction<Database>;
 type Row = Selectable<CmsContentTable>;
@@ -108,9 +113,7 @@ async function checked(db: Q, input: TContentInput, id: number | null) {
   }
   let same = db.selectFrom('cms_content').select('id').where('type', '=', input.type).where('slug', '=', slug);
   if (id !== null) same = same.where('id', '<>', id);
-  if (await same.executeTakeFirst()) {
-    throw fieldError('slug', input.type === 'page' ? 'This page exists already: edit it instead' : 'Another item of this kind has this slug');
-  }
+  if (await same.executeTakeFirst()) throw slugTaken(input.type);
   // Pages have no switch or schedule: the shop's links to them must always lead somewhere.
   const scheduled = input.type !== 'page';
   return {
@@ -127,12 +130,31 @@ async function checked(db: Q, input: TContentInput, id: number | null) {
   };
 }
 
+function slugTaken(type: string): ApiError {
+  const message = type === 'page' ? 'This page exists already: edit it instead' : 'Another item of this kind has this slug';
+  return conflict('duplicate_slug', message, { slug: message });
+}
+
+/** Runs a write; the unique index on (type, slug) refusing it is the same 409 as the check. */
+async function slugChecked<T>(type: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugTaken(type);
+    throw err;
+  }
+}
+
 /** Stored as UTC ISO text, which sorts and compares as time on both databases. */
 const utc = (when: string | null | undefined) => (when ? new Date(when).toISOString() : null);
 
 const STALE = 'Someone changed this item meanwhile: reload it and make your change again';
 
 export async function createContent(db: Kysely<Database>, input: TContentInput, actor: Actor): Promise<TAdminContentItem> {
+  return slugChecked(input.type, () => insertContent(db, input, actor));
+}
+
+function insertContent(db: Kysely<Database>, input: TContentInput, actor: Actor): Promise<TAdminContentItem> {
   return db.transaction().execute(async (trx) => {
     const values = await checked(trx, input, null);
     const last = await trx
@@ -160,6 +182,10 @@ export async function createContent(db: Kysely<Database>, input: TContentInput, 
 }
 
 export async function updateContent(db: Kysely<Database>, id: number, input: TContentInput, actor: Actor): Promise<TAdminContentItem> {
+  return slugChecked(input.type, () => changeContent(db, id, input, actor));
+}
+
+function changeContent(db: Kysely<Database>, id: number, input: TContentInput, actor: Actor): Promise<TAdminContentItem> {
   return db.transaction().execute(async (trx) => {
     const before = await rowOf(trx, id);
     if (before.type !== input.type) throw fieldError('type', 'An item keeps its kind: make a new one instead');

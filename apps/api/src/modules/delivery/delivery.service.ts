@@ -1,7 +1,8 @@
 import { ALL_DISTRICTS, formatMoney, type TAdminDeliveryZone, type TDeliveryZone, type TDeliveryZoneInput } from '@storefront/shared';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, DeliveryZonesTable } from '../../db/schema.ts';
-import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
+import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
+import { ApiError, badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { bumpReadSideVersion } from '../catalogue/search-index.ts';
 import { type Actor, recordAudit } from '../staff/audit.ts';
 
@@ -9,6 +10,11 @@ import { type Actor, recordAudit } from '../staff/audit.ts';
 // page, kept with the page shell for the product page; written by the back office with
 // optimistic locking and an audit entry, moving the read side's version so that every
 // process's shell shows the change on its next page.
+//
+// A district belongs to one zone and one zone is for every other district: the database
+// holds both rules (delivery_zone_districts keyed by district, a unique index on the zone
+// with no districts; docs/decisions/0052), so two staff saving at once cannot both pass the
+// check below. The loser is answered as the check answers, 409 on `districts`.
 
 type Q = Kysely<Database> | Transaction<Database>;
 type Row = Selectable<DeliveryZonesTable>;
@@ -60,15 +66,54 @@ function checked(input: TDeliveryZoneInput, others: TDeliveryZone[]) {
   const canonical = districts.map((d) => known.get(d.toLowerCase())!);
   for (const o of others) {
     const taken = canonical.filter((d) => o.districts.includes(d));
-    if (taken.length) throw fieldError('districts', `Already in “${o.name}”: ${taken.join(', ')}`);
-    if (!canonical.length && !o.districts.length) throw fieldError('districts', `“${o.name}” is already the zone for every other district`);
+    if (taken.length) throw districtTaken(`Already in “${o.name}”: ${taken.join(', ')}`);
+    if (!canonical.length && !o.districts.length) throw districtTaken(`“${o.name}” is already the zone for every other district`);
   }
   return { name: name.slice(0, 80), districts: canonical };
+}
+
+const districtTaken = (message: string) => conflict('district_taken', message, { districts: message });
+
+/** The zone's districts as its rows in delivery_zone_districts, where the database keeps each district to one zone. */
+async function claimDistricts(trx: Transaction<Database>, zoneId: number, districts: string[]): Promise<void> {
+  await trx.deleteFrom('delivery_zone_districts').where('zone_id', '=', zoneId).execute();
+  if (districts.length)
+    await trx
+      .insertInto('delivery_zone_districts')
+      .values(districts.map((district) => ({ district, zone_id: zoneId })))
+      .execute();
+}
+
+/**
+ * A write that met the unique index: another zone took a district (or became the zone for
+ * every other district) after this one's check. The check again, now that the other has
+ * committed, names the district and the zone.
+ */
+async function clash(db: Kysely<Database>, input: TDeliveryZoneInput, id: number | null): Promise<ApiError> {
+  try {
+    checked(
+      input,
+      (await deliveryZones(db)).filter((z) => z.id !== id),
+    );
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  return districtTaken('Another zone took one of these districts meanwhile: reload the zones and try again');
 }
 
 const snapshot = (z: TDeliveryZone) => ({ ...z, fee: formatMoney(z.fee), freeFrom: z.freeFrom === null ? null : formatMoney(z.freeFrom) });
 
 export async function createZone(db: Kysely<Database>, input: TDeliveryZoneInput, actor: Actor): Promise<TAdminDeliveryZone> {
+  try {
+    return await writeNewZone(db, input, actor);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw await clash(db, input, null);
+    throw err;
+  }
+}
+
+function writeNewZone(db: Kysely<Database>, input: TDeliveryZoneInput, actor: Actor): Promise<TAdminDeliveryZone> {
   return db.transaction().execute(async (trx) => {
     const { name, districts } = checked(input, await deliveryZones(trx));
     const row = await trx
@@ -85,6 +130,7 @@ export async function createZone(db: Kysely<Database>, input: TDeliveryZoneInput
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await claimDistricts(trx, row.id, districts);
     await bumpReadSideVersion(trx);
     await recordAudit(trx, actor, { action: 'delivery_zone_created', entity: 'delivery_zone', entityId: row.id, before: null, after: snapshot(toZone(row)) });
     return toAdmin(row);
@@ -92,6 +138,15 @@ export async function createZone(db: Kysely<Database>, input: TDeliveryZoneInput
 }
 
 export async function updateZone(db: Kysely<Database>, id: number, input: TDeliveryZoneInput, actor: Actor): Promise<TAdminDeliveryZone> {
+  try {
+    return await writeZone(db, id, input, actor);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw await clash(db, input, id);
+    throw err;
+  }
+}
+
+function writeZone(db: Kysely<Database>, id: number, input: TDeliveryZoneInput, actor: Actor): Promise<TAdminDeliveryZone> {
   return db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom('delivery_zones').selectAll().where('id', '=', id).executeTakeFirst();
     if (!before) throw notFound('The delivery zone');
@@ -120,6 +175,7 @@ export async function updateZone(db: Kysely<Database>, id: number, input: TDeliv
       .returningAll()
       .executeTakeFirst();
     if (!moved) throw conflict('stale_version', 'Someone changed this zone meanwhile: reload it and make your change again');
+    await claimDistricts(trx, id, districts);
     await bumpReadSideVersion(trx);
     await recordAudit(trx, actor, {
       action: 'delivery_zone_updated',
@@ -138,6 +194,7 @@ export async function deleteZone(db: Kysely<Database>, id: number, actor: Actor)
     if (!before) throw notFound('The delivery zone');
     // Without the zone for every other district, most of the country could not order.
     if (parseDistricts(before.districts).length === 0) throw badRequest('The zone for every other district cannot be removed; change its fee instead');
+    await trx.deleteFrom('delivery_zone_districts').where('zone_id', '=', id).execute();
     await trx.deleteFrom('delivery_zones').where('id', '=', id).execute();
     await bumpReadSideVersion(trx);
     await recordAudit(trx, actor, { action: 'delivery_zone_removed', entity: 'delivery_zone', entityId: id, before: snapshot(toZone(before)), after: null });

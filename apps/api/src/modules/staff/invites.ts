@@ -1,5 +1,6 @@
 import { emailKey, isAccountEmailShaped, ROLE_LABELS, type TAcceptInvite, type TInviteStaff, type TStaffRole } from '@storefront/shared';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import { ApiError, conflict, fieldError, notFound } from '../../lib/errors.ts';
@@ -23,6 +24,7 @@ const INVALID = 'This invitation has expired or was used. Ask an owner of the sh
 
 interface InviteDeps {
   db: Kysely<Database>;
+  dialect: Dialect;
   mailer: Mailer;
   publicUrl: string;
 }
@@ -75,12 +77,16 @@ export async function inviteStaff(deps: InviteDeps, input: TInviteStaff, actor: 
   return row;
 }
 
-/** A new link for a member who has not chosen a password yet; older links stop working. */
+/**
+ * A new link for a member who has not chosen a password yet; older links stop working. One
+ * live link per member is a unique index (docs/decisions/0052): two sends at once take the
+ * member's row in turn, and the second retires the first one's link.
+ */
 export async function resendInvite(deps: InviteDeps, staffId: number, actor: Actor): Promise<StaffRow> {
   const token = newToken();
   let mailId = 0;
   const staff = await deps.db.transaction().execute(async (trx) => {
-    const staff = await repo.staffById(trx, staffId);
+    const staff = await repo.lockStaffById(trx, deps.dialect, staffId);
     if (!staff) throw notFound('The staff member');
     if (staff.password_hash !== '') throw conflict('invite_not_pending', `${staff.full_name} has chosen a password already`);
     const now = iso();

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import { forUpdate } from '../../db/dialect/row-locks.ts';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -24,6 +26,11 @@ export type StaffRow = Awaited<ReturnType<typeof staffById>> & {};
 
 export function staffById(db: Db, id: number) {
   return db.selectFrom('staff').select(STAFF_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** The member's row, locked until the transaction ends (PostgreSQL): one write about them at a time. */
+export function lockStaffById(db: Db, dialect: Dialect, id: number) {
+  return forUpdate(db.selectFrom('staff').select(STAFF_COLUMNS).where('id', '=', id), dialect).executeTakeFirst();
 }
 
 export function staffByEmailKey(db: Db, key: string) {

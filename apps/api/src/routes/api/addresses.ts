@@ -27,7 +27,7 @@ export const addressRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const { address, created } = await createAddress(db, requireCustomer(req), req.body);
+      const { address, created } = await createAddress(app.db, requireCustomer(req), req.body);
       return reply.status(created ? 201 : 200).send(address);
     },
   );
@@ -66,19 +66,20 @@ export const addressRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['customer'],
         summary: 'Change a saved address; isDefault true makes it the default',
+        description: 'Changing it into another address the customer has saved answers 409 `duplicate_address`: an address is saved once.',
         params: ZId,
         body: ZAddressInput,
-        response: { 200: ZAddress, 400: ZApiError, 401: ZApiError, 404: ZApiError },
+        response: { 200: ZAddress, 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError },
       },
     },
-    async (req) => updateAddress(db, requireCustomer(req), req.params.id, req.body),
+    async (req) => updateAddress(app.db, requireCustomer(req), req.params.id, req.body),
   );
 
   app.delete(
     '/api/addresses/:id',
     { schema: { tags: ['customer'], summary: 'Delete a saved address', params: ZId, response: { 204: z.null(), 401: ZApiError, 404: ZApiError } } },
     async (req, reply) => {
-      await deleteAddress(db, requireCustomer(req), req.params.id);
+      await deleteAddress(app.db, requireCustomer(req), req.params.id);
       return reply.status(204).send(null);
     },
   );

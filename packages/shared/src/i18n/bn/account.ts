@@ -140,6 +140,7 @@ export const account: Catalog = {
   // The accounts and files API's answers (apps/api/src/modules/accounts, addresses, files)
   'You can keep at most {max} addresses. Please delete one first.': 'আপনি সর্বোচ্চ {max}টি ঠিকানা রাখতে পারেন। আগে একটি মুছে ফেলুন।',
   'The address was not found': 'ঠিকানাটি পাওয়া যায়নি',
+  'This address is saved already': 'এই ঠিকানাটি আগে থেকেই সংরক্ষিত আছে',
   'The file was not found': 'ফাইলটি পাওয়া যায়নি',
   'The profile picture must be an image': 'প্রোফাইল ছবি অবশ্যই একটি ছবির ফাইল হতে হবে',
   'The file is not a valid image': 'ফাইলটি সঠিক ছবি নয়',

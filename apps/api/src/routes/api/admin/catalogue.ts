@@ -65,7 +65,14 @@ export const adminCatalogueRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/products',
     {
       config: { permission: 'catalogue.write' },
-      schema: { ...ADMIN, summary: 'Create a product with its skus', body: ZAdminProductInput, response: { 201: ZAdminProduct, ...errors } },
+      schema: {
+        ...ADMIN,
+        summary: 'Create a product with its skus',
+        description:
+          'A slug (or an old address still leading to another product), model code or sku code another product has answers 409 `duplicate_slug`, `duplicate_model_code` or `duplicate_sku_code`.',
+        body: ZAdminProductInput,
+        response: { 201: ZAdminProduct, ...errors },
+      },
     },
     async (req, reply) => reply.status(201).send(await catalogue.create(req.body, actorOf(req))),
   );
@@ -79,7 +86,8 @@ export const adminCatalogueRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Save a product',
         description:
           'The whole product as the editor holds it, with the `version` it was read at: if someone saved it since, the answer is 409 `stale_version` and nothing is written. ' +
-          'Skus with an id are updated, skus without one added, skus left out removed (refused for a sku with orders). A changed slug keeps the old address as a redirect.',
+          'Skus with an id are updated, skus without one added, skus left out removed (refused for a sku with orders). A changed slug keeps the old address as a redirect. ' +
+          'A slug, model code or sku code another product has answers 409, as when creating.',
         params: ZIdParam,
         body: ZAdminProductUpdate,
         response: { 200: ZAdminProduct, ...errors },

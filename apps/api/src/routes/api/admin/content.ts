@@ -52,7 +52,8 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
         ...ADMIN,
         summary: 'Add a slide, article, bullet, page or pop-up',
         description:
-          'The fields of each kind are checked: pictures from the shop’s uploads or media, links to this shop or https, a schedule that ends after it starts; a page’s text is the shop’s plain rich text (no HTML, no script links).',
+          'The fields of each kind are checked: pictures from the shop’s uploads or media, links to this shop or https, a schedule that ends after it starts; a page’s text is the shop’s plain rich text (no HTML, no script links). ' +
+          'A slug another item of the kind has (a page that exists) answers 409 `duplicate_slug`.',
         body: ZContentInput,
         response: { 201: ZAdminContentItem, ...errors },
       },
@@ -70,7 +71,7 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...ADMIN,
         summary: 'Change a content item',
-        description: '`version` is the one read: an item changed since answers 409 `stale_version`.',
+        description: '`version` is the one read: an item changed since answers 409 `stale_version`; a slug another item of the kind has, 409 `duplicate_slug`.',
         params: ZIdParam,
         body: ZContentInput,
         response: { 200: ZAdminContentItem, ...errors },

@@ -20,7 +20,13 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/delivery/zones',
     {
       config: { permission: 'content.write' },
-      schema: { ...ADMIN, summary: 'Add a delivery zone', body: ZDeliveryZoneInput, response: { 201: ZAdminDeliveryZone, ...errors } },
+      schema: {
+        ...ADMIN,
+        summary: 'Add a delivery zone',
+        description: 'A district belongs to one zone, and one zone (no districts) is for every other district: a clash answers 409 `district_taken`.',
+        body: ZDeliveryZoneInput,
+        response: { 201: ZAdminDeliveryZone, ...errors },
+      },
     },
     async (req, reply) => {
       const zone = await createZone(app.db.kysely, req.body, actorOf(req));
@@ -35,7 +41,8 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...ADMIN,
         summary: 'Change a delivery zone',
-        description: '`version` is the one read: a zone changed since answers 409 `stale_version`. The next checkout charges the new fee.',
+        description:
+          '`version` is the one read: a zone changed since answers 409 `stale_version`; a district another zone has, or a second zone for every other district, 409 `district_taken`. The next checkout charges the new fee.',
         params: ZIdParam,
         body: ZDeliveryZoneInput,
         response: { 200: ZAdminDeliveryZone, ...errors },

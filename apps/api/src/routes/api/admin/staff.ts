@@ -34,7 +34,7 @@ export const adminStaffRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => reply.status(201).send(toStaffMember(await app.staff.create(req.body, actorOf(req)))),
   );
 
-  const inviteDeps = () => ({ db: app.db.kysely, mailer: app.mailer, publicUrl: app.config.publicUrl });
+  const inviteDeps = () => ({ db: app.db.kysely, dialect: app.db.dialect, mailer: app.mailer, publicUrl: app.config.publicUrl });
 
   app.post(
     '/api/admin/staff/invites',
