@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PathaoOptions, pathaoFromEnv } from './modules/couriers/pathao.client.ts';
@@ -75,6 +76,12 @@ export interface AppConfig {
   orders: OrdersConfig;
   /** Upload quotas, the room kept for guests' files and the sweep of unclaimed ones (docs/decisions/0024). */
   uploads: UploadsConfig;
+  /**
+   * Decoding pictures, for uploads and resized copies (docs/decisions/0050): IMAGE_CONCURRENCY
+   * at once (default the cores, at most 2), IMAGE_QUEUE more waiting (default 64) for at most
+   * 30 s; the rest are answered 503.
+   */
+  images: { concurrency: number; queue: number; waitMs: number };
   /** Prometheus metrics (docs/decisions/0027): off unless a port or a token is given. */
   metrics: MetricsConfig;
   /** Couriers that carry parcels (docs/decisions/0040): booking is offered only with one configured. */
@@ -110,6 +117,10 @@ export interface UploadsConfig {
   minFreeDiskBytes: number;
   /** A guest's file that nothing refers to is deleted this long after its upload (GUEST_FILE_RETENTION_HOURS, default 24). */
   guestFileRetentionMs: number;
+  /** Megapixels of pictures one customer's uploads may have decoded per hour (UPLOAD_MEGAPIXELS_PER_HOUR_CUSTOMER, default 3000; docs/decisions/0050). */
+  customerMegapixelsPerHour: number;
+  /** The same for the guests of one client address (UPLOAD_MEGAPIXELS_PER_HOUR_GUEST, default 1000). */
+  guestMegapixelsPerHour: number;
 }
 
 export interface OrdersConfig {
@@ -276,6 +287,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       guestTotalBytes: positive(env.GUEST_UPLOADS_TOTAL_MB, 2048) * MIB,
       minFreeDiskBytes: Math.max(0, Number(env.UPLOAD_MIN_FREE_DISK_MB ?? 1024) || 0) * MIB,
       guestFileRetentionMs: positive(env.GUEST_FILE_RETENTION_HOURS, 24) * 3_600_000,
+      customerMegapixelsPerHour: Math.trunc(positive(env.UPLOAD_MEGAPIXELS_PER_HOUR_CUSTOMER, 3000)),
+      guestMegapixelsPerHour: Math.trunc(positive(env.UPLOAD_MEGAPIXELS_PER_HOUR_GUEST, 1000)),
+    },
+    images: {
+      concurrency: Math.max(1, Math.floor(Number(env.IMAGE_CONCURRENCY ?? Math.min(2, availableParallelism()))) || 1),
+      queue: Math.max(0, Math.floor(Number(env.IMAGE_QUEUE ?? 64)) || 0),
+      waitMs: 30_000,
     },
     metrics: {
       port: env.METRICS_PORT ? port0to65535(env.METRICS_PORT, 'METRICS_PORT') : null,

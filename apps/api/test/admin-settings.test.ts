@@ -182,6 +182,15 @@ describe('the logo', () => {
     expect((await kvps())['brand.logo'] ?? '').toBe('');
   });
 
+  it('refuses a picture wider or higher than a logo needs, naming its size (docs/decisions/0050)', async () => {
+    const up = await uploadLogo(pngBytes(2001, 40), 'wide-logo.png');
+    expect(up.status, up.text).toBe(200);
+    const res = await put('brand', await bodyOf('brand', { logo: new URL(up.body.cdnUrl, t.baseUrl).pathname }));
+    expectApiError(res, 400);
+    expect(res.body.error.fields.logo).toMatch(/at most 2000 pixels wide and high; this one is 2001 × 40/);
+    expect((await kvps())['brand.logo'] ?? '').toBe('');
+  });
+
   it('is shown by the storefront with its size and sent in the next order mail', async () => {
     const up = await uploadLogo(pngBytes(120, 40), 'nibash-logo.png');
     expect(up.status, up.text).toBe(200);

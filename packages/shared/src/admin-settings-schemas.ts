@@ -64,6 +64,11 @@ export const PAYMENT_LOGO_LABELS: Record<(typeof PAYMENT_LOGOS)[number], string>
 /** A logo is an image uploaded to this shop: PNG, JPEG or WebP (never SVG: it can carry script), at most 1 MB. */
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export const LOGO_MAX_BYTES = 1024 * 1024;
+/**
+ * Shown 40 pixels high (120 on a 3× screen) and printed on invoices: 2000 pixels wide and
+ * high leave room for any wordmark (docs/decisions/0050).
+ */
+export const LOGO_MAX_SIDE = 2000;
 /** The path of a file uploaded to this shop (apps/api/src/modules/files: filePath). */
 export const LOGO_PATH = /^\/files\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/[^\s/?#]{1,200}$/i;
 

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UPLOAD } from './constants.ts';
-import { classifyUploadSource, parseRetryAfter, planParts, retryDelayMs, shouldUseMultipart } from './upload.ts';
+import {
+  PICTURE_LIMITS,
+  classifyUploadSource,
+  parseRetryAfter,
+  pictureLimitText,
+  pictureTooLarge,
+  planParts,
+  retryDelayMs,
+  shouldUseMultipart,
+} from './upload.ts';
 
 const MB = 1024 * 1024;
 
@@ -103,5 +112,40 @@ describe('retryDelayMs (spec §8, §9)', () => {
     expect(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('', now)).toBeNull();
     expect(parseRetryAfter('99999999', now)).toBe(3600_000);
+  });
+});
+
+describe('pictureTooLarge (docs/decisions/0050)', () => {
+  it('takes pictures up to the limit of their upload type, in either orientation', () => {
+    expect(pictureTooLarge('image', { width: 6000, height: 6000 })).toBeNull();
+    expect(pictureTooLarge('image', { width: 4032, height: 3024 })).toBeNull();
+    expect(pictureTooLarge('document', { width: 8192, height: 6144 })).toBeNull();
+    expect(pictureTooLarge('document', { width: 6144, height: 8192 })).toBeNull();
+    expect(pictureTooLarge('document', { width: 8160, height: 6120 })).toBeNull();
+  });
+
+  it("refuses one pixel more, naming the picture's size and the limit in pixels", () => {
+    expect(pictureTooLarge('image', { width: 6001, height: 10 })).toBe(
+      'This picture is 6,001 × 10 pixels: a picture here may be at most 6,000 pixels wide and high. Please make it smaller and upload it again.',
+    );
+    expect(pictureTooLarge('image', { width: 8192, height: 6144 })).toMatch(/8,192 × 6,144 pixels/);
+    // Within the side, beyond the pixels: a square 8192 × 8192 is 67 megapixels.
+    expect(pictureTooLarge('document', { width: 8192, height: 8192 })).toBe(
+      'This picture is 8,192 × 8,192 pixels: a picture of a document may be at most 8,192 pixels wide and high and 50 megapixels. Please make it smaller and upload it again.',
+    );
+    expect(pictureTooLarge('document', { width: 9999, height: 10_000 })).toMatch(/^This picture is 9,999 × 10,000 pixels/);
+  });
+
+  it('counts every frame of an animation', () => {
+    expect(pictureTooLarge('image', { width: 1000, height: 1000, frames: 36 })).toBeNull();
+    expect(pictureTooLarge('image', { width: 1000, height: 1000, frames: 37 })).toBe(
+      'This animation is 1,000 × 1,000 pixels in 37 frames, 37 megapixels in all: an animation here may have at most 36 megapixels in all. Please make it smaller or shorter and upload it again.',
+    );
+  });
+
+  it('says each limit in words', () => {
+    expect(pictureLimitText('image')).toBe('6,000 pixels wide and high');
+    expect(pictureLimitText('document')).toBe('8,192 pixels wide and high and 50 megapixels');
+    expect(PICTURE_LIMITS.document.maxPixels).toBeGreaterThan(8160 * 6120);
   });
 });

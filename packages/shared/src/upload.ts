@@ -19,6 +19,56 @@ export const UPLOAD_ACCEPT: Record<TUploadType, readonly string[]> = {
   document: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
 };
 
+// ---- picture sizes -----------------------------------------------------------------------
+
+/**
+ * The largest picture each upload type takes (docs/decisions/0050), read from the file's
+ * header before anything decodes it: a few hundred KB of JPEG can claim 100 million pixels,
+ * which take seconds and gigabytes to open.
+ * image: product and category pictures, banners, the logo, profile pictures: at most 6000
+ *   pixels wide and high, four times the widest copy the shop shows (1440 px) and more than
+ *   a 24-megapixel camera's 6000 × 4000.
+ * document: a payment proof, a phone's photo of a deposit slip, taken at the phone's largest
+ *   size: up to a 50-megapixel photo (8160 × 6120, 8192 × 6144).
+ * `maxPixels` counts every frame of an animation.
+ */
+export const PICTURE_LIMITS: Record<TUploadType, { maxSide: number; maxPixels: number }> = {
+  image: { maxSide: 6000, maxPixels: 6000 * 6000 },
+  document: { maxSide: 8192, maxPixels: 8192 * 6144 },
+};
+
+const count = (n: number) => n.toLocaleString('en-US');
+const megapixels = (n: number) => Math.floor(n / 1_000_000);
+
+/** What an upload type takes at most, in words: "6,000 pixels wide and high". */
+export function pictureLimitText(type: TUploadType): string {
+  const { maxSide, maxPixels } = PICTURE_LIMITS[type];
+  const side = `${count(maxSide)} pixels wide and high`;
+  return maxPixels < maxSide * maxSide ? `${side} and ${megapixels(maxPixels)} megapixels` : side;
+}
+
+/**
+ * Why a picture of this size (its frames included) is too large for the upload type, in
+ * the shopper's words, or null when it fits.
+ */
+export function pictureTooLarge(type: TUploadType, picture: { width: number; height: number; frames?: number }): string | null {
+  const { maxSide, maxPixels } = PICTURE_LIMITS[type];
+  const { width, height } = picture;
+  const frames = Math.max(1, picture.frames ?? 1);
+  const limit = pictureLimitText(type);
+  const what = type === 'document' ? 'a picture of a document' : 'a picture here';
+  if (width > maxSide || height > maxSide || width * height > maxPixels) {
+    return `This picture is ${count(width)} × ${count(height)} pixels: ${what} may be at most ${limit}. Please make it smaller and upload it again.`;
+  }
+  if (width * height * frames > maxPixels) {
+    return (
+      `This animation is ${count(width)} × ${count(height)} pixels in ${count(frames)} frames, ${megapixels(width * height * frames)} megapixels in all: ` +
+      `an animation here may have at most ${megapixels(maxPixels)} megapixels in all. Please make it smaller or shorter and upload it again.`
+    );
+  }
+  return null;
+}
+
 // ---- multipart -------------------------------------------------------------------------
 
 /** Parts of a multipart upload (spec §9): 5 MB chunks, the last at least 1 MB unless it is the only one. */

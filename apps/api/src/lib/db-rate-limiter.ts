@@ -27,13 +27,13 @@ export class DbRateLimiter {
     private readonly opts: { prune?: boolean } = {},
   ) {}
 
-  /** Counts one hit on `key` and answers the count of its window. */
-  async hit(key: string, windowMs: number, now = new Date()): Promise<LimitState> {
+  /** Counts one hit on `key` (or `by`: a picture's megapixels) and answers the count of its window. */
+  async hit(key: string, windowMs: number, now = new Date(), by = 1): Promise<LimitState> {
     const nowIso = now.toISOString();
     const staleBefore = new Date(now.getTime() - windowMs).toISOString();
     const row = await this.db
       .insertInto('rate_limits')
-      .values({ key, window_start: nowIso, hits: 1 })
+      .values({ key, window_start: nowIso, hits: by })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet((eb) => {
           // Both expressions read the row as it was, so a stale window restarts at 1.
@@ -42,8 +42,8 @@ export class DbRateLimiter {
             hits: eb
               .case()
               .when(stale)
-              .then(eb.lit(1))
-              .else(eb('rate_limits.hits', '+', 1))
+              .then(eb.val(by))
+              .else(eb('rate_limits.hits', '+', by))
               .end(),
             window_start: eb.case().when(stale).then(eb.val(nowIso)).else(eb.ref('rate_limits.window_start')).end(),
           };
@@ -59,13 +59,13 @@ export class DbRateLimiter {
   // sent at once all pass the check. Count first with hit(), then undo() what turns out not
   // to count.
 
-  /** Takes back one hit (a request that turned out not to count, such as a good password). */
-  async undo(key: string): Promise<void> {
+  /** Takes back one hit, or `by` (a request that turned out not to count, such as a good password). */
+  async undo(key: string, by = 1): Promise<void> {
     await this.db
       .updateTable('rate_limits')
-      .set((eb) => ({ hits: eb('hits', '-', 1) }))
+      .set((eb) => ({ hits: eb('hits', '-', by) }))
       .where('key', '=', key)
-      .where('hits', '>', 0)
+      .where('hits', '>=', by)
       .execute();
   }
 

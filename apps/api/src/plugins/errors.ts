@@ -48,6 +48,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         reply.header('retry-after', String((error as Partial<RateLimitedError>).retryAfterSeconds ?? 60));
       }
       if (error instanceof BusyError) reply.header('retry-after', String(error.retryAfterSeconds));
+      // Any other refusal that knows when to come back (a picture budget: docs/decisions/0050).
+      const after = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+      if (after && !reply.getHeader('retry-after')) reply.header('retry-after', String(after));
       return reply.status(error.status).send(errorBody(String(error.code), error.message, error.fields));
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {

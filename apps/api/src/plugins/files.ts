@@ -12,6 +12,7 @@ import type { Uploader } from '../modules/files/upload-quota.ts';
 import { DEFAULT_PART_THROTTLE, DEFAULT_START_THROTTLE, type ThrottleOptions, UploadThrottle } from '../modules/files/upload-throttle.ts';
 import { UrlImporter } from '../modules/files/url-import.service.ts';
 import { ImageVariants } from '../modules/images/image-variants.ts';
+import { ImageWork } from '../modules/images/image-work.ts';
 
 export interface FilesPluginOptions {
   /** Where bytes go; the local disk under `<dataDir>/files` when absent. */
@@ -56,7 +57,9 @@ declare module 'fastify' {
 export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOptions) => {
   const storage = opts.storage ?? new LocalDiskStorage(path.join(app.config.dataDir, 'files'));
   const limits = app.config.uploads;
-  const images = new ImageVariants({ db: app.db.kysely, storage, cacheDir: path.join(app.config.dataDir, 'image-cache') });
+  // One gate for every picture this process decodes: uploads and resized copies (docs/decisions/0050).
+  const imageWork = new ImageWork(app.config.images);
+  const images = new ImageVariants({ db: app.db.kysely, storage, cacheDir: path.join(app.config.dataDir, 'image-cache'), work: imageWork });
   const deps: FilesDeps = {
     db: app.db.kysely,
     dialect: app.db.dialect,
@@ -67,7 +70,10 @@ export const filesPlugin = fp(async (app: FastifyInstance, opts: FilesPluginOpti
       guestBytes: limits.guestQuotaBytes,
       guestTotalBytes: limits.guestTotalBytes,
       minFreeDiskBytes: limits.minFreeDiskBytes,
+      customerMegapixelsPerHour: limits.customerMegapixelsPerHour,
+      guestMegapixelsPerHour: limits.guestMegapixelsPerHour,
     },
+    imageWork,
     guestFileRetentionMs: limits.guestFileRetentionMs,
     onFileDeleted: (uuid) => images.forget(uuid),
   };

@@ -1,6 +1,7 @@
 import {
   DEFAULT_BRAND_COLOUR,
   LOGO_MAX_BYTES,
+  LOGO_MAX_SIDE,
   LOGO_PATH,
   LOGO_TYPES,
   PAYMENT_LOGOS,
@@ -88,7 +89,8 @@ export async function adminSettings(db: Q): Promise<TAdminSettings> {
 
 /**
  * The logo must be an image uploaded to this shop, checked by its bytes when it was stored
- * (modules/files): PNG, JPEG or WebP, at most LOGO_MAX_BYTES. Answers its canonical path and
+ * (modules/files): PNG, JPEG or WebP, at most LOGO_MAX_BYTES and LOGO_MAX_SIDE pixels wide
+ * and high (docs/decisions/0050; the upload itself takes up to 6000). Answers its canonical path and
  * its size in pixels, which the storefront's header gives its img so nothing moves on load.
  */
 async function checkedLogo(db: Q, path: string): Promise<{ path: string; width: number; height: number } | null> {
@@ -101,6 +103,9 @@ async function checkedLogo(db: Q, path: string): Promise<{ path: string; width: 
   }
   if (Number(row.size) > LOGO_MAX_BYTES) throw fieldError('logo', `The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB`);
   if (!row.width || !row.height || row.width < 16 || row.height < 16) throw fieldError('logo', 'The logo must be at least 16 pixels wide and high');
+  if (row.width > LOGO_MAX_SIDE || row.height > LOGO_MAX_SIDE) {
+    throw fieldError('logo', `The logo must be at most ${LOGO_MAX_SIDE} pixels wide and high; this one is ${row.width} × ${row.height}`);
+  }
   return { path: filePath(row), width: row.width, height: row.height };
 }
 

@@ -35,11 +35,15 @@ describe('detectFileType', () => {
     expect(detectFileType(vp8x)).toMatchObject({ mime: 'image/webp', isImage: true, width: 100, height: 50 });
   });
 
-  it('does not count a signature without a readable frame, or a bomb, as an image', () => {
+  it('does not count a signature without a readable frame as an image', () => {
     expect(detectFileType(png(640, 480).subarray(0, 12))).toMatchObject({ mime: 'image/png', isImage: false });
     expect(detectFileType(png(0, 10))).toMatchObject({ isImage: false });
-    expect(detectFileType(png(50_000, 50_000))).toMatchObject({ isImage: false });
     expect(detectFileType(Buffer.from([0xff, 0xd8, 0xff, 0xd9]))).toMatchObject({ mime: 'image/jpeg', isImage: false });
+  });
+
+  it("reads a bomb's claimed size, for the upload to refuse it by that size (docs/decisions/0050)", () => {
+    expect(detectFileType(png(50_000, 50_000))).toMatchObject({ isImage: true, width: 50_000, height: 50_000 });
+    expect(detectFileType(jpeg(9999, 10_000))).toMatchObject({ isImage: true, width: 9999, height: 10_000 });
   });
 
   it('recognises PDFs, markup and text whatever they are called', () => {

@@ -6,10 +6,6 @@
 /** How many leading bytes detection looks at (JPEG dimensions may follow large EXIF blocks). */
 export const SNIFF_BYTES = 512 * 1024;
 
-/** Beyond these an "image" is a decompression bomb, not a photo. */
-const MAX_SIDE = 20_000;
-const MAX_PIXELS = 100_000_000;
-
 export interface DetectedType {
   mime: string;
   ext: string;
@@ -103,8 +99,13 @@ function webpSize(b: Buffer): [number, number] | null {
   return null;
 }
 
+/**
+ * An image whose header gives both dimensions. However large they are: the upload refuses a
+ * picture beyond its type's limit by its size, in pixels, before decoding it (PICTURE_LIMITS,
+ * docs/decisions/0050), so the dimensions are what the refusal names.
+ */
 function image(mime: string, size: [number, number] | null): DetectedType {
-  const ok = size !== null && size[0] > 0 && size[1] > 0 && size[0] <= MAX_SIDE && size[1] <= MAX_SIDE && size[0] * size[1] <= MAX_PIXELS;
+  const ok = size !== null && size[0] > 0 && size[1] > 0;
   return { mime, ext: extensionFor(mime), isImage: ok, width: ok ? size[0] : null, height: ok ? size[1] : null };
 }
 

@@ -1,17 +1,29 @@
+import { type ClientAddress, clientAddress } from '../../lib/client-address.ts';
 import { randomUUID } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
-import { type TMultipartUpload, type TUploadedFile, type TUploadType, UPLOAD, UPLOAD_ACCEPT, planParts } from '@storefront/shared';
+import {
+  PICTURE_LIMITS,
+  type TMultipartUpload,
+  type TUploadedFile,
+  type TUploadType,
+  UPLOAD,
+  UPLOAD_ACCEPT,
+  pictureLimitText,
+  pictureTooLarge,
+  planParts,
+} from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
-import { ImageDecodeError, sanitiseImage } from '../images/image-process.ts';
+import { ImageDecodeError, pictureHeader, sanitiseImage } from '../images/image-process.ts';
+import type { ImageWork } from '../images/image-work.ts';
 import { sanitiseFileName } from './file-name.ts';
 import { type DetectedType, SNIFF_BYTES, detectFileType } from './file-type.ts';
 import * as repo from './files.repository.ts';
 import type { FileRow, UploadRow } from './files.repository.ts';
 import { type FileStorage, StorageNotFoundError, StorageTooLargeError } from './storage.ts';
-import { type QuotaLimits, type Uploader, releaseHold, reserveUpload } from './upload-quota.ts';
+import { type QuotaLimits, type Uploader, chargePictureWork, releaseHold, reserveUpload } from './upload-quota.ts';
 
 export type { FileRow } from './files.repository.ts';
 
@@ -21,8 +33,10 @@ export interface FilesDeps {
   storage: FileStorage;
   /** spec §7: prefixed to the relative url of a file (config.imageHost). */
   imageHost: string;
-  /** Upload quotas and the room kept for guests (docs/decisions/0024). */
+  /** Upload quotas and the room kept for guests (docs/decisions/0024), and the pixels an uploader may have decoded (0050). */
   quota: QuotaLimits;
+  /** Turns for decoding pictures, shared with the resized copies (docs/decisions/0050). */
+  imageWork: ImageWork;
   /** A guest's file nothing refers to is deleted this long after its upload (docs/decisions/0024). */
   guestFileRetentionMs: number;
   /** Called after a stored file is deleted: its resized copies go too (plugins/files.ts). */
@@ -98,6 +112,15 @@ export function checkAccepted(type: TUploadType, detected: DetectedType): void {
   throw new ApiError('unsupported_media_type', `This kind of file is not accepted here: please choose ${wanted}`, undefined, 415);
 }
 
+/**
+ * Refuses a picture larger than its upload type takes (docs/decisions/0050), by the size
+ * its header claims: nothing has decoded it yet. 413, naming the picture's size and the limit.
+ */
+export function checkPictureSize(type: TUploadType, picture: { width: number; height: number; frames?: number }): void {
+  const problem = pictureTooLarge(type, picture);
+  if (problem) throw new ApiError('image_too_large', problem, { file: `At most ${pictureLimitText(type)}` }, 413);
+}
+
 /** Passes bytes through and keeps the first SNIFF_BYTES for type detection. */
 function sniffer(): Transform & { head(): Buffer } {
   const chunks: Buffer[] = [];
@@ -165,18 +188,29 @@ export async function storeObject(
  * survives, and the picture is turned upright by its EXIF orientation first
  * (image-process.ts). Its size and dimensions become the clean copy's. Bytes that sniffed
  * as an image but do not decode are refused as not an image.
+ *
+ * In its turn among the process's picture work (docs/decisions/0050): libvips reads the
+ * header again, frames included, and the picture must fit its upload type; its pixels are
+ * counted against the uploader's hourly budget; then it is decoded.
  */
-async function cleanImage(storage: FileStorage, obj: StoredObject): Promise<StoredObject> {
-  const chunks: Buffer[] = [];
-  for await (const c of await storage.read(obj.key)) chunks.push(c as Buffer);
-  let clean: Awaited<ReturnType<typeof sanitiseImage>>;
-  try {
-    clean = await sanitiseImage(Buffer.concat(chunks), obj.detected.mime);
-  } catch (err) {
-    if (err instanceof ImageDecodeError) throw new ApiError('unsupported_media_type', 'The file is not a valid image', undefined, 415);
-    throw err;
-  }
-  const { size } = await storage.put(obj.key, Readable.from([clean.data]), { maxBytes: Math.max(UPLOAD.maxBytes, clean.data.length) });
+async function cleanImage(deps: FilesDeps, obj: StoredObject, type: TUploadType, who: Uploader): Promise<StoredObject> {
+  const notAnImage = () => new ApiError('unsupported_media_type', 'The file is not a valid image', undefined, 415);
+  // The file (up to 50 MB) is read in the turn: an upload waiting for its turn holds nothing.
+  const clean = await deps.imageWork.run(async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of await deps.storage.read(obj.key)) chunks.push(c as Buffer);
+    const input = Buffer.concat(chunks);
+    try {
+      const header = await pictureHeader(input, obj.detected.mime);
+      checkPictureSize(type, header);
+      await chargePictureWork(deps, who, header.width * header.height * header.frames);
+      return await sanitiseImage(input, obj.detected.mime, PICTURE_LIMITS[type].maxPixels);
+    } catch (err) {
+      if (err instanceof ImageDecodeError) throw notAnImage();
+      throw err;
+    }
+  });
+  const { size } = await deps.storage.put(obj.key, Readable.from([clean.data]), { maxBytes: Math.max(UPLOAD.maxBytes, clean.data.length) });
   return { ...obj, size, detected: { ...obj.detected, width: clean.width, height: clean.height } };
 }
 
@@ -193,14 +227,19 @@ export async function acceptObject(
     filename: string | null | undefined;
     owner: number | null;
     /** The guest's address key (request.clientAddress); ignored for a customer's file. */
-    address: string | null;
+    address: ClientAddress | null;
     holdId?: number;
     source: 'direct' | 'multipart' | 'url';
   },
 ): Promise<FileRow> {
   try {
     checkAccepted(input.type, obj.detected);
-    const stored = obj.detected.isImage ? await cleanImage(deps.storage, obj) : obj;
+    let stored = obj;
+    if (obj.detected.isImage) {
+      // The size the header claims, before even reading the file whole (a bomb is refused here).
+      checkPictureSize(input.type, { width: obj.detected.width!, height: obj.detected.height! });
+      stored = await cleanImage(deps, obj, input.type, { customerId: input.owner, address: input.address ?? clientAddress(null) });
+    }
     return await deps.db.transaction().execute(async (trx) => {
       if (input.holdId !== undefined) await repo.deleteHold(trx, input.holdId);
       return repo.insertFile(trx, {
@@ -391,7 +430,8 @@ export async function completeMultipart(deps: FilesDeps, uuid: string, owner: nu
       type: row.upload_type as TUploadType,
       filename: row.name,
       owner: row.owner_customer_id,
-      address: row.owner_address,
+      // Stored from request.clientAddress when the upload began.
+      address: row.owner_address as ClientAddress | null,
       source: 'multipart',
     });
   } catch (err) {

@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.ts';
 import { lockForTransaction } from '../../db/dialect/locks.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ClientAddress } from '../../lib/client-address.ts';
+import { DbRateLimiter, retryAfterSeconds } from '../../lib/db-rate-limiter.ts';
 import { ApiError } from '../../lib/errors.ts';
 import * as repo from './files.repository.ts';
 import type { FileStorage } from './storage.ts';
@@ -19,6 +20,10 @@ export interface QuotaLimits {
   guestTotalBytes: number;
   /** Guest uploads must leave at least this much free on the storage's disk; 0: no check. */
   minFreeDiskBytes: number;
+  /** Megapixels of pictures one customer's uploads may have the shop decode in an hour (docs/decisions/0050). */
+  customerMegapixelsPerHour: number;
+  /** The same for the guests of one client address. */
+  guestMegapixelsPerHour: number;
 }
 
 /** Who uploads: a signed-in customer, or a guest known only by the client address. */
@@ -143,4 +148,49 @@ export function overHoldError(who: Uploader, hold: Hold, limits: QuotaLimits, to
   if (hold.cappedBy === 'shop') return storageFull();
   const limit = who.customerId !== null ? limits.customerBytes : limits.guestBytes;
   return quotaExceeded(who, limit, limit - hold.bytes);
+}
+
+// ---- pictures ----------------------------------------------------------------------------
+//
+// Bytes are not what a picture costs: 586 KB of JPEG can open into 100 million pixels. Each
+// uploaded picture's pixels (every frame of an animation) are counted, in whole megapixels,
+// against an hourly budget of its uploader — the customer, or the guests of the client
+// address — in the rate-limit table, so the count holds across processes and restarts
+// (docs/decisions/0050).
+
+const PICTURE_WINDOW_MS = 60 * 60 * 1000;
+
+/** Over the hour's budget of decoded pixels: 413 with Retry-After, the time until the hour's count starts again. */
+export class PictureBudgetError extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('image_quota_exceeded', message, undefined, 413);
+  }
+}
+
+/**
+ * Counts a picture's decoded pixels against the uploader's hourly budget, before it is
+ * decoded; refused with PictureBudgetError (and not counted) when it does not fit.
+ */
+export async function chargePictureWork(deps: QuotaDeps, who: Uploader, pixels: number, now = new Date()): Promise<void> {
+  const megapixels = Math.max(1, Math.ceil(pixels / 1_000_000));
+  const isGuest = who.customerId === null;
+  const budget = isGuest ? deps.quota.guestMegapixelsPerHour : deps.quota.customerMegapixelsPerHour;
+  const key = isGuest ? `pictures:guest:${who.address}` : `pictures:customer:${who.customerId}`;
+  const limiter = new DbRateLimiter(deps.db);
+  // Counted first, taken back when over: uploads arriving at once cannot all pass a check.
+  const state = await limiter.hit(key, PICTURE_WINDOW_MS, now, megapixels);
+  if (state.hits <= budget) return;
+  await limiter.undo(key, megapixels);
+  const wait = retryAfterSeconds(state.resetAt, now);
+  const minutes = Math.ceil(wait / 60);
+  const later = `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  throw new PictureBudgetError(
+    isGuest
+      ? `The pictures sent from your connection this hour come to the ${budget} megapixels a guest may send in an hour. ${later}, or sign in to upload more.`
+      : `The pictures you sent this hour come to the ${budget} megapixels you may send in an hour. ${later}.`,
+    wait,
+  );
 }

@@ -10,6 +10,7 @@ import { findFile } from '../files/files.service.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { drawBanner, drawFurniture, SHAPES, type Shape } from '../media/demo-art.ts';
 import { renderVariant, type VariantSpec } from './image-process.ts';
+import type { ImageWork } from './image-work.ts';
 
 // Resized copies of the shop's pictures, in AVIF, WebP and JPEG (upload-images.ts, docs/decisions/0039).
 //
@@ -38,22 +39,19 @@ export type VariantAnswer =
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const COLOR = /^[0-9a-f]{6}$/;
 
-/** How many encodes run at once; the rest wait their turn (two cores: more only thrash). */
-const MAX_ENCODES = 2;
-
 export interface ImageVariantsDeps {
   db: Kysely<Database>;
   storage: FileStorage;
   /** `<dataDir>/image-cache` */
   cacheDir: string;
+  /** Turns for decoding pictures, shared with uploads (image-work.ts, docs/decisions/0050). */
+  work: ImageWork;
 }
 
 export class ImageVariants {
   /** How many copies this process has encoded: tests see a second request encode nothing. */
   encodes = 0;
   private readonly inflight = new Map<string, Promise<VariantAnswer>>();
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly deps: ImageVariantsDeps) {}
 
@@ -74,7 +72,7 @@ export class ImageVariants {
     const cached = await sizeOf(file);
     if (cached !== null) return { status: 'ok', file, size: cached, mime: mimeOf(spec) };
     // One encode per variant however many requests arrive for it at once: the others wait
-    // for the same promise.
+    // for the same promise (and share its answer, a 503 included).
     let job = this.inflight.get(file);
     if (!job) {
       job = this.make(source, spec, file).finally(() => this.inflight.delete(file));
@@ -92,14 +90,14 @@ export class ImageVariants {
   private async make(source: ImageSource, spec: VariantSpec, file: string): Promise<VariantAnswer> {
     const original = await this.original(source);
     if ('status' in original) return original;
-    await this.slot();
-    let out: Awaited<ReturnType<typeof renderVariant>>;
-    try {
-      out = await renderVariant(original.bytes, spec, original.svgWidth);
+    // The original's bytes (up to 50 MB) are read in the turn, not before: a request waiting
+    // for its turn holds nothing.
+    const out = await this.deps.work.run(async () => {
+      const { bytes, svgWidth } = await original.load();
+      const made = await renderVariant(bytes, spec, svgWidth);
       this.encodes++;
-    } finally {
-      this.release();
-    }
+      return made;
+    });
     await fsp.mkdir(path.dirname(file), { recursive: true });
     // A reader never sees half a file; a second process writing the same copy only replaces it.
     const tmp = `${file}.${randomUUID()}.tmp`;
@@ -108,31 +106,18 @@ export class ImageVariants {
     return { status: 'ok', file, size: out.data.length, mime: out.mime };
   }
 
-  private async original(source: ImageSource): Promise<{ bytes: Buffer; svgWidth?: number } | VariantAnswer> {
+  /** The picture a copy is made from, once it is known to exist; its bytes are read by `load`. */
+  private async original(source: ImageSource): Promise<{ load(): Promise<{ bytes: Buffer; svgWidth?: number }> } | VariantAnswer> {
     if (source.kind === 'files') {
       const row = await findFile(this.deps.db, source.uuid);
       if (!row || row.is_image !== 1 || !isInlineSafe(row.mime_type)) return { status: 'not_found' };
-      return { bytes: await readAll(await this.deps.storage.read(row.storage_key)) };
+      return { load: async () => ({ bytes: await readAll(await this.deps.storage.read(row.storage_key)) }) };
     }
     const svg = `/media/${source.kind}/${source.shape}/${source.color}.svg`;
     if (!(await drawingInUse(this.deps.db, svg))) return { status: 'redirect', location: svg };
     return source.kind === 'demo'
-      ? { bytes: Buffer.from(drawFurniture(source.shape as Shape, source.color)), svgWidth: 800 }
-      : { bytes: Buffer.from(drawBanner(source.shape as Shape, source.color, '')), svgWidth: 1600 };
-  }
-
-  private slot(): Promise<void> {
-    if (this.running < MAX_ENCODES) {
-      this.running++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private release() {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
+      ? { load: async () => ({ bytes: Buffer.from(drawFurniture(source.shape as Shape, source.color)), svgWidth: 800 }) }
+      : { load: async () => ({ bytes: Buffer.from(drawBanner(source.shape as Shape, source.color, '')), svgWidth: 1600 }) };
   }
 }
 

@@ -1,4 +1,4 @@
-import { type TUploadedFile, type TUploadType, UPLOAD, UPLOAD_ACCEPT } from '@storefront/shared';
+import { PICTURE_LIMITS, type TUploadedFile, type TUploadType, UPLOAD, UPLOAD_ACCEPT } from '@storefront/shared';
 import { type ChangeEvent, useId, useRef } from 'react';
 import { useT } from '../../lib/i18n.tsx';
 import { useUpload } from '../../lib/use-upload.ts';
@@ -24,6 +24,7 @@ export function FileUploadField({
   buttonText,
   disabled = false,
   accept,
+  maxSide,
 }: {
   label: string;
   type: TUploadType;
@@ -33,9 +34,11 @@ export function FileUploadField({
   disabled?: boolean;
   /** Narrower than the upload type allows (a logo: no GIF): the MIME types and how the hint names them. */
   accept?: { types: readonly string[]; names: string };
+  /** Narrower than the upload type's largest picture (a logo: 2000 px), for the hint. */
+  maxSide?: number;
 }) {
   const id = useId();
-  const { t, digits } = useT();
+  const { t, digits, n } = useT();
   const types = accept?.types ?? UPLOAD_ACCEPT[type];
   const names = t(accept?.names ?? KINDS[type]);
   const size = digits(formatBytes(maxBytes));
@@ -59,7 +62,13 @@ export function FileUploadField({
     if (file) void send(file);
   }
 
-  const hint = t('{kinds}, up to {size}.', { kinds: names, size });
+  // The largest picture the upload takes (docs/decisions/0050): a phone photo's megapixels
+  // for a document such as a payment slip, pixels wide and high for a picture.
+  const limit = PICTURE_LIMITS[type];
+  const hint =
+    type === 'document' && maxSide === undefined
+      ? t('{kinds}, up to {size}; a photo of up to {megapixels} megapixels.', { kinds: names, size, megapixels: n(Math.floor(limit.maxPixels / 1e6)) })
+      : t('{kinds}, up to {size} and {side} pixels wide and high.', { kinds: names, size, side: n(maxSide ?? limit.maxSide) });
   return (
     <div>
       <p id={`${id}-label`} className="text-sm font-semibold text-ink">

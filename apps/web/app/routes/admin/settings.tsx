@@ -1,4 +1,4 @@
-import { BRAND_COLOURS, LOGO_MAX_BYTES, PAYMENT_LOGO_LABELS, PAYMENT_LOGOS, type TAdminSettings, type TSettingsGroup } from '@storefront/shared';
+import { BRAND_COLOURS, LOGO_MAX_BYTES, LOGO_MAX_SIDE, PAYMENT_LOGO_LABELS, PAYMENT_LOGOS, type TAdminSettings, type TSettingsGroup } from '@storefront/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { adminRead } from '../../components/admin/admin-api.server.ts';
 import { AdminPage, Card, describedBy, Field, inputClass, Notice, useSavedNotice } from '../../components/admin/admin-ui.tsx';
@@ -187,14 +187,15 @@ export default function AdminSettings({ loaderData: s }: Route.ComponentProps) {
                       label="Upload a logo"
                       type="image"
                       maxBytes={LOGO_MAX_BYTES}
+                      maxSide={LOGO_MAX_SIDE}
                       buttonText="Choose a logo"
                       accept={{ types: ['image/png', 'image/jpeg', 'image/webp'], names: 'PNG, JPEG or WebP' }}
                       onUploaded={(file) => set({ logo: localPath(file.cdnUrl) })}
                     />
                   )}
                   <p className="text-xs text-ink-muted">
-                    A PNG, JPEG or WebP picture of at most 1 MB, shown 40 pixels high; a wide logo on a light or transparent background reads best. Save to use
-                    it.
+                    A PNG, JPEG or WebP picture of at most 1 MB and {LOGO_MAX_SIDE} pixels wide and high, shown 40 pixels high; a wide logo on a light or
+                    transparent background reads best. Save to use it.
                   </p>
                 </div>
                 <fieldset className="md:col-span-2" aria-describedby="brand-colour-hint">

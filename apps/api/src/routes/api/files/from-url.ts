@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { UPLOAD, ZApiError, ZFromUrlRequest, ZUploadTask, isFinalTaskStatus } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PICTURE_LIMITS_TEXT } from './picture-limits-text.ts';
 
 const ZToken = z.object({ token: z.string().max(64) });
 
@@ -26,7 +27,8 @@ export const fromUrlRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Loopback, private, link-local and metadata addresses are refused (also when reached by a redirect or a DNS name), as are schemes other than http and https. ' +
           "Room for the file is reserved when the import starts: 413 quota_exceeded when the customer (or a guest's address) has none left, 507 storage_full for a guest when the shop has none; " +
-          'a file larger than the room ends the task in error with the same code.',
+          'a file larger than the room ends the task in error with the same code. ' +
+          PICTURE_LIMITS_TEXT.replace('refused with 413 image_too_large', 'ends the task in error with image_too_large'),
         body: ZFromUrlRequest,
         response: { 202: ZUploadTask, 400: ZApiError, 401: ZApiError, 403: ZApiError, 413: ZApiError, 429: ZApiError, 503: ZApiError, 507: ZApiError },
       },

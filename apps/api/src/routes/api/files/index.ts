@@ -9,11 +9,12 @@ import { type StoredObject, acceptObject, fileInfo, storeObject, toUploadedFile,
 import { type Hold, type Uploader, overHoldError, releaseHold, reserveUpload } from '../../../modules/files/upload-quota.ts';
 import { fromUrlRoutes } from './from-url.ts';
 import { multipartUploadRoutes } from './multipart.ts';
+import { PICTURE_LIMITS_TEXT } from './picture-limits-text.ts';
 
 /** Room for the form's boundaries, headers and the type field around the file itself. */
 const FORM_OVERHEAD = 64 * 1024;
 
-const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 413: ZApiError, 415: ZApiError, 429: ZApiError, 507: ZApiError };
+const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 413: ZApiError, 415: ZApiError, 429: ZApiError, 503: ZApiError, 507: ZApiError };
 
 /**
  * Files: direct upload (POST /api/files, spec §7), multipart uploads for large
@@ -42,7 +43,8 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
           `type is "image" (PNG, JPEG, GIF or WebP) or "document" (those or a PDF). The type is decided from the file's bytes, not its name. ` +
           `At most ${UPLOAD.maxBytes / 1024 / 1024} MB (413 beyond); files of ${UPLOAD.multipartFromBytes / 1024 / 1024} MB or more should use /api/files/multipart/start. ` +
           "A throttled client gets 429 with Retry-After. An upload that does not fit in what the customer (or a guest's address) may keep stored is refused with 413 quota_exceeded, " +
-          "and a guest upload when the shop has no more room for guests' files with 507 storage_full, before the body is read when its length is given.",
+          "and a guest upload when the shop has no more room for guests' files with 507 storage_full, before the body is read when its length is given. " +
+          PICTURE_LIMITS_TEXT,
         consumes: ['multipart/form-data'],
         // Describes the form for the OpenAPI document; the form itself is read as a stream.
         body: z.object({ file: z.string().meta({ format: 'binary' }), type: ZUploadType }),

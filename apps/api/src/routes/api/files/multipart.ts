@@ -5,9 +5,20 @@ import { z } from 'zod';
 import { abortMultipart, completeMultipart, multipartStatus, putPart, startMultipart, toUploadedFile } from '../../../modules/files/files.service.ts';
 import { contentLength } from '../../../lib/content-length.ts';
 import { ApiError } from '../../../lib/errors.ts';
+import { PICTURE_LIMITS_TEXT } from './picture-limits-text.ts';
 
 const ZUploadParams = z.object({ uuid: z.string().max(64) });
-const errors = { 400: ZApiError, 401: ZApiError, 404: ZApiError, 409: ZApiError, 413: ZApiError, 415: ZApiError, 429: ZApiError, 507: ZApiError };
+const errors = {
+  400: ZApiError,
+  401: ZApiError,
+  404: ZApiError,
+  409: ZApiError,
+  413: ZApiError,
+  415: ZApiError,
+  429: ZApiError,
+  503: ZApiError,
+  507: ZApiError,
+};
 
 /**
  * Multipart uploads for large files (spec §4, §9): start → PUT each part (5 MB, the last at
@@ -92,6 +103,7 @@ export const multipartUploadRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['files'],
         summary: 'Join the received parts into the file; answers the uploaded file',
+        description: PICTURE_LIMITS_TEXT,
         params: ZUploadParams,
         response: { 200: ZUploadedFile, ...errors },
       },
