@@ -53,7 +53,8 @@ export async function action({ context, request }: Route.ActionArgs) {
 const FAILED: Record<string, string> = {
   invalid_credentials: 'The email or password is not right',
   invalid_two_factor_code: 'That code is not right. Codes change every 30 seconds.',
-  rate_limited: 'Too many sign-in attempts. To sign in now, enter your password with the code from your authenticator app; otherwise try again in a few minutes.',
+  rate_limited:
+    'Too many sign-in attempts. To sign in now, enter your password with the code from your authenticator app; otherwise try again in a few minutes.',
 };
 
 function backTo(next: string | null): string {
