@@ -27,6 +27,7 @@ import * as m0025 from './2026-11-27-0025-shopper-language.ts';
 import * as m0027 from './2026-11-27-0027-consignments.ts';
 import * as m0028 from './2026-11-27-0028-courier-payouts.ts';
 import * as m0029 from './2026-11-27-0029-provider-tokens.ts';
+import * as m0030 from './2026-11-28-0030-catalogue-import-parts.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-0027-consignments': m0027,
   '2026-11-27-0028-courier-payouts': m0028,
   '2026-11-27-0029-provider-tokens': m0029,
+  '2026-11-28-0030-catalogue-import-parts': m0030,
 };
