@@ -322,6 +322,16 @@ export const ZImportSummary = z.object({
 });
 export type TImportSummary = z.infer<typeof ZImportSummary>;
 
+/**
+ * What one product file may hold (docs/decisions/0051): 10 MB and 20,000 rows after the
+ * header, empty rows counted. A shop of 100,000 products imports a range, a new collection
+ * or a price list at a time, or its whole catalogue in several files.
+ */
+export const CATALOGUE_IMPORT_MAX_MB = 10;
+export const CATALOGUE_IMPORT_MAX_ROWS = 20_000;
+/** An import, its file and its report, is deleted this long after its last change. */
+export const CATALOGUE_IMPORT_KEPT_DAYS = 7;
+
 export const ZCatalogueImport = z.object({
   id: z.number(),
   status: z.enum(['invalid', 'ready', 'applying', 'applied', 'failed']),

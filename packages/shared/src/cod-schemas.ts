@@ -34,6 +34,12 @@ export const COD_OUTCOME_LABELS: Record<TCodLineOutcome, string> = {
 
 /** Rows a report may hold: a bigger statement is split. */
 export const COD_MAX_LINES = 5_000;
+/**
+ * Rows a report's file may hold, empty ones counted (docs/decisions/0051): room for the empty
+ * rows a spreadsheet leaves, while a file of a million empty rows is refused after reading
+ * these few.
+ */
+export const COD_REPORT_MAX_ROWS = 10_000;
 
 const payoutHead = {
   courier: z.enum(CONSIGNMENT_COURIERS),

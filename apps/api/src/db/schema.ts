@@ -941,13 +941,19 @@ export interface CatalogueImportsTable {
   staff_id: number | null;
   status: string;
   file_name: string;
-  file_text: string;
   total_rows: number;
   errors: Generated<string>;
   error_count: Generated<number>;
   summary: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** The file of a catalogue import, in parts of 256 KB (migration 0030, docs/decisions/0051). */
+export interface CatalogueImportPartsTable {
+  import_id: number;
+  part: number;
+  bytes: Uint8Array;
 }
 
 /** An answer staff sent to a contact message (migration 0021, docs/decisions/0036). */
@@ -1028,6 +1034,7 @@ export interface Database {
   stock_movements: StockMovementsTable;
   read_side_version: ReadSideVersionTable;
   catalogue_imports: CatalogueImportsTable;
+  catalogue_import_parts: CatalogueImportPartsTable;
   sale_notes: SaleNotesTable;
   consignments: ConsignmentsTable;
   consignment_events: ConsignmentEventsTable;

@@ -1,9 +1,11 @@
-import type { TCatalogueImport, TImportProblem, TImportSummary } from '@storefront/shared';
+import { CATALOGUE_IMPORT_KEPT_DAYS, type TCatalogueImport, type TImportProblem, type TImportSummary } from '@storefront/shared';
 import type { Db } from '../../db/database.ts';
+import { CsvTooLargeError, decodeUtf8 } from '../../lib/csv.ts';
 import { ApiError, conflict, notFound } from '../../lib/errors.ts';
 import { bumpReadSideVersion, syncProducts } from '../catalogue/search-index.ts';
 import { type Actor, recordAudit } from '../staff/audit.ts';
-import { applyPlan, decodeCsvFile, planImport, summarize } from './product-csv.ts';
+import { deleteImportsBefore, dropImportFile, readImportFile, saveImportFile } from './imports.repository.ts';
+import { applyPlan, planImport, summarize } from './product-csv.ts';
 
 type Row = {
   id: number;
@@ -17,6 +19,9 @@ type Row = {
 };
 
 const iso = () => new Date().toISOString();
+/** The report of an import whose file was not all kept (the writing stopped half-way). */
+const NOT_KEPT: TImportProblem = { line: 0, column: '', message: 'The file could not be kept: check it again.' };
+
 /** Past this many products, the read side is rebuilt whole after an import. */
 const SYNC_LIMIT = 500;
 
@@ -44,7 +49,7 @@ export class CatalogueImportsService {
   }
 
   async create(fileName: string, bytes: Uint8Array, actor: Actor): Promise<TCatalogueImport> {
-    const text = decodeCsvFile(bytes);
+    const text = await decodeUtf8(bytes);
     let problems: TImportProblem[];
     let problemCount: number;
     let rows = 0;
@@ -53,29 +58,43 @@ export class CatalogueImportsService {
       problems = [{ line: 1, column: '', message: 'The file is not UTF-8 text: in your spreadsheet, save it as “CSV UTF-8”.' }];
       problemCount = 1;
     } else {
-      const plan = await planImport(this.k, text);
+      const plan = await planImport(this.k, text).catch((err) => {
+        if (!(err instanceof CsvTooLargeError)) throw err;
+        // Refused before the rest is read, and nothing of it kept (docs/decisions/0051).
+        const message = `${err.message}: split it into several files.`;
+        throw new ApiError('file_too_large', message, { file: message }, 413);
+      });
       problems = plan.problems;
       problemCount = plan.problemCount;
       rows = plan.rows;
       if (!problemCount) summary = await summarize(this.k, plan);
     }
     const now = iso();
+    const kept = !problemCount;
     const row = await this.k
       .insertInto('catalogue_imports')
       .values({
         staff_id: actor.staffId,
-        status: problemCount ? 'invalid' : 'ready',
+        // A file to keep is written after its row, in parts each committed alone (a single
+        // commit of 10 MB held SQLite for a tenth of a second): the import is ready once all
+        // of it is, and stays failed if the writing stops half-way (docs/decisions/0051).
+        status: kept ? 'failed' : 'invalid',
         file_name: fileName.slice(0, 200),
-        file_text: text ?? '',
         total_rows: rows,
-        errors: JSON.stringify(problems),
-        error_count: problemCount,
+        errors: JSON.stringify(kept ? [NOT_KEPT] : problems),
+        error_count: kept ? 1 : problemCount,
         summary: summary ? JSON.stringify(summary) : null,
         created_at: now,
         updated_at: now,
       })
       .returning(['id', 'status', 'file_name', 'total_rows', 'errors', 'error_count', 'summary', 'created_at'])
       .executeTakeFirstOrThrow();
+    // Only a file that can be applied is kept, and only until it is.
+    if (kept) {
+      await saveImportFile(this.k, row.id, bytes);
+      await this.k.updateTable('catalogue_imports').set({ status: 'ready', errors: '[]', error_count: 0 }).where('id', '=', row.id).execute();
+      Object.assign(row, { status: 'ready', errors: '[]', error_count: 0 });
+    }
     return this.view(row);
   }
 
@@ -105,14 +124,14 @@ export class CatalogueImportsService {
         now.status === 'invalid' ? 'This file has problems: fix them and upload it again' : `This import is ${now.status} already`,
       );
     }
-    const file = await this.k.selectFrom('catalogue_imports').select('file_text').where('id', '=', id).executeTakeFirstOrThrow();
     this.progress.set(id, { done: 0, total: 0 });
-    void this.write(id, file.file_text, actor).finally(() => this.progress.delete(id));
+    void this.write(id, actor).finally(() => this.progress.delete(id));
     return this.get(id);
   }
 
-  private async write(id: number, text: string, actor: Actor) {
+  private async write(id: number, actor: Actor) {
     try {
+      const text = (await decodeUtf8(await readImportFile(this.k, id))) ?? '';
       const result = await this.k.transaction().execute(async (trx) => {
         // Checked again against the catalogue as it is now: it may have changed since.
         const plan = await planImport(trx, text);
@@ -160,6 +179,18 @@ export class CatalogueImportsService {
       .set({ status, ...set, updated_at: iso() })
       .where('id', '=', id)
       .execute();
+    // Written or not, the file is of no more use: only its report is kept.
+    await dropImportFile(this.k, id);
+  }
+
+  /**
+   * Deletes the imports (their reports and any file left) last changed more than
+   * CATALOGUE_IMPORT_KEPT_DAYS before `now` (docs/decisions/0051): a file checked and never
+   * applied is not kept for ever, and no screen lists past imports (the audit log keeps what
+   * each applied one did). Answers how many went.
+   */
+  async sweep(now = new Date()): Promise<number> {
+    return deleteImportsBefore(this.k, new Date(now.getTime() - CATALOGUE_IMPORT_KEPT_DAYS * 86_400_000).toISOString());
   }
 
   private view(row: Row): TCatalogueImport {

@@ -1,7 +1,8 @@
-import { parseTaka, SLUG_PATTERN, slugify, type TImportProblem, type TImportSummary, takaInput } from '@storefront/shared';
+import { CATALOGUE_IMPORT_MAX_ROWS, parseTaka, SLUG_PATTERN, slugify, type TImportProblem, type TImportSummary, takaInput } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { CsvError, joinList, parseCsv, splitList, toCsv } from '../../lib/csv.ts';
+import { CsvError, csvRows, joinList, splitList, toCsv } from '../../lib/csv.ts';
+import { timeSlices } from '../../lib/time-slices.ts';
 
 // Products with their skus and stock as one CSV layout, for export and import
 // (docs/decisions/0031, README "The back office"). One row per sku; the product's columns
@@ -27,8 +28,8 @@ export const PRODUCT_COLUMNS = [
 export const SKU_COLUMNS = ['sku_code', 'price', 'discounted_price', 'low_stock_threshold', 'attributes'] as const;
 const REQUIRED = ['product_slug', 'title', 'categories', 'sku_code', 'price'];
 const STOCK_PREFIX = 'stock:';
-/** More rows than this are refused: split the file. */
-export const MAX_IMPORT_ROWS = 20_000;
+/** Cells in one row: the product and sku columns and a stock column for each of up to 280 branches. */
+const MAX_IMPORT_CELLS = 300;
 /** Problems kept in a report; the count covers them all. */
 const MAX_PROBLEMS = 200;
 
@@ -163,15 +164,6 @@ class Problems {
   }
 }
 
-/** Decodes an uploaded file: UTF-8 only (with or without a BOM), refused otherwise. */
-export function decodeCsvFile(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Reads a file into a plan, checking every row against the file itself and the catalogue:
  * nothing is written. A plan with problems is not applied.
@@ -179,21 +171,21 @@ export function decodeCsvFile(bytes: Uint8Array): string | null {
 export async function planImport(db: Db, text: string): Promise<ImportPlan> {
   const problems = new Problems();
   const empty = (): ImportPlan => ({ rows: 0, products: [], problems: problems.list, problemCount: problems.count });
-  let parsed: { rows: string[][]; lines: number[] };
+  // Rows are read as they come and only what the plan needs is kept (docs/decisions/0051);
+  // past CATALOGUE_IMPORT_MAX_ROWS rows (empty ones counted) the reader stops with a
+  // CsvTooLargeError, for the caller to refuse.
+  const reader = csvRows(text, { maxRows: CATALOGUE_IMPORT_MAX_ROWS, maxCells: MAX_IMPORT_CELLS });
+  let header: string[];
   try {
-    parsed = parseCsv(text);
+    const first = await reader.next();
+    if (first.done) {
+      problems.add(1, '', 'The file is empty');
+      return empty();
+    }
+    header = first.value.cells;
   } catch (err) {
-    problems.add(err instanceof CsvError ? err.line : 1, '', err instanceof CsvError ? err.message : 'The file is not CSV');
-    return empty();
-  }
-  const [header = [], ...rows] = parsed.rows;
-  const lineOf = (i: number) => parsed.lines[i + 1];
-  if (!rows.length) {
-    problems.add(1, '', header.length ? 'The file has a header but no rows' : 'The file is empty');
-    return empty();
-  }
-  if (rows.length > MAX_IMPORT_ROWS) {
-    problems.add(1, '', `The file has ${rows.length} rows; at most ${MAX_IMPORT_ROWS} are read at once. Split it into several files.`);
+    if (!(err instanceof CsvError)) throw err;
+    problems.add(err.line, '', err.message);
     return empty();
   }
 
@@ -225,7 +217,9 @@ export async function planImport(db: Db, text: string): Promise<ImportPlan> {
     col.set(name, i);
   });
   for (const name of REQUIRED) if (!col.has(name)) problems.add(1, name, 'This column is missing');
-  if (problems.count) return empty();
+  // With a header that cannot be read, the rows are still read through, for the file's own
+  // problems (a quote never closed, too many rows), but not checked.
+  const checkRows = !problems.count;
   const cell = (row: string[], name: string) => {
     const i = col.get(name);
     return i == null ? undefined : (row[i] ?? '').trim();
@@ -235,16 +229,32 @@ export async function planImport(db: Db, text: string): Promise<ImportPlan> {
   const products = new Map<string, ProductPlan>();
   const seenCodes = new Map<string, number>();
   const modelCodes = new Map<string, string>();
-  for (const [i, row] of rows.entries()) {
-    const line = lineOf(i);
+  let rowCount = 0;
+  try {
+    for await (const { cells: row, line } of reader) {
+      rowCount++;
+      if (checkRows) checkRow(row, line);
+    }
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    problems.add(err.line, '', err.message);
+    return empty();
+  }
+  if (!rowCount) problems.add(1, '', 'The file has a header but no rows');
+  if (!checkRows || !rowCount) return empty();
+
+  await checkAgainstCatalogue(db, [...products.values()], problems);
+  return { rows: rowCount, products: [...products.values()], problems: problems.list, problemCount: problems.count };
+
+  function checkRow(row: string[], line: number) {
     const slug = cell(row, 'product_slug') ?? '';
     if (!slug) {
       problems.add(line, 'product_slug', 'Enter the product’s slug');
-      continue;
+      return;
     }
     if (!SLUG_PATTERN.test(slug)) {
       problems.add(line, 'product_slug', 'Use lower-case letters, digits and single dashes');
-      continue;
+      return;
     }
     let plan = products.get(slug);
     if (!plan) {
@@ -267,7 +277,7 @@ export async function planImport(db: Db, text: string): Promise<ImportPlan> {
     const code = cell(row, 'sku_code') ?? '';
     if (!code) {
       problems.add(line, 'sku_code', 'Enter the sku code');
-      continue;
+      return;
     }
     const again = seenCodes.get(code.toLowerCase());
     if (again) problems.add(line, 'sku_code', `This sku code is on line ${again} too`);
@@ -309,9 +319,6 @@ export async function planImport(db: Db, text: string): Promise<ImportPlan> {
     }
     plan.skus.push({ line, code, price: price ?? 0, discounted, lowStock, attributes, stock });
   }
-
-  await checkAgainstCatalogue(db, [...products.values()], problems);
-  return { rows: rows.length, products: [...products.values()], problems: problems.list, problemCount: problems.count };
 }
 
 function checkProductFields(
@@ -363,19 +370,23 @@ function checkProductFields(
 async function checkAgainstCatalogue(db: Db, plans: ProductPlan[], problems: Problems) {
   const slugs = plans.map((p) => p.slug);
   const codes = plans.flatMap((p) => p.skus.map((s) => s.code));
+  const pause = timeSlices();
   const chunks = <T>(xs: T[]) => Array.from({ length: Math.ceil(xs.length / 500) }, (_, i) => xs.slice(i * 500, i * 500 + 500));
   const existing = new Map<string, { id: number; kind: string }>();
   for (const part of chunks(slugs)) {
+    await pause();
     for (const r of await db.selectFrom('products').select(['id', 'slug', 'kind']).where('slug', 'in', part).execute()) existing.set(r.slug, r);
   }
   const redirects = new Map<string, number>();
   for (const part of chunks(slugs)) {
+    await pause();
     for (const r of await db.selectFrom('product_slug_redirects').select(['slug', 'product_id']).where('slug', 'in', part).execute())
       redirects.set(r.slug, r.product_id);
   }
   const skuOwner = new Map<string, { productId: number; kind: string }>();
   const bundleCodes = plans.flatMap((p) => (p.bundle ?? []).map((b) => b.code));
   for (const part of chunks([...new Set([...codes, ...bundleCodes])])) {
+    await pause();
     const rows = await db
       .selectFrom('skus as s')
       .innerJoin('products as p', 'p.id', 's.product_id')
@@ -387,6 +398,7 @@ async function checkAgainstCatalogue(db: Db, plans: ProductPlan[], problems: Pro
   const modelCodes = plans.map((p) => p.fields.model_code).filter((m): m is string => !!m);
   const modelOwner = new Map<string, number>();
   for (const part of chunks(modelCodes)) {
+    await pause();
     for (const r of await db.selectFrom('products').select(['id', 'model_code']).where('model_code', 'in', part).execute())
       if (r.model_code) modelOwner.set(r.model_code, r.id);
   }
@@ -394,6 +406,7 @@ async function checkAgainstCatalogue(db: Db, plans: ProductPlan[], problems: Pro
   for (const p of plans) for (const s of p.skus) fileKind.set(s.code, p.fields.kind || existing.get(p.slug)?.kind || 'single');
 
   for (const p of plans) {
+    await pause();
     const own = existing.get(p.slug);
     const redirect = redirects.get(p.slug);
     if (!own && redirect != null) problems.add(p.line, 'product_slug', 'This slug was another product’s and still leads to it');
@@ -440,7 +453,9 @@ export async function applyPlan(
   const now = new Date().toISOString();
   const write = !opts.dryRun;
   let done = 0;
+  const pause = timeSlices();
   for (const p of plan.products) {
+    await pause();
     const f = p.fields;
     const before = await trx
       .selectFrom('products')

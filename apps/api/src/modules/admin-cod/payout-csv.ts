@@ -1,6 +1,6 @@
 import { parseTaka } from '@storefront/shared';
-import { COD_MAX_LINES } from '@storefront/shared/cod-schemas';
-import { CsvError, parseCsv } from '../../lib/csv.ts';
+import { COD_MAX_LINES, COD_REPORT_MAX_ROWS } from '@storefront/shared/cod-schemas';
+import { CsvError, csvRows } from '../../lib/csv.ts';
 
 // A courier's payment report as CSV (docs/decisions/0043). Steadfast documents no CSV layout
 // for its payments, so the shop defines one, named after the fields of Steadfast's payment
@@ -42,6 +42,8 @@ const COLUMNS: Record<Key, string[]> = {
 };
 const IDS = ['consignment_id', 'tracking_code', 'invoice'] as const;
 const MAX_PROBLEMS = 200;
+/** Cells in one row: the report's columns and the courier's others. */
+const MAX_CELLS = 100;
 
 const normalise = (header: string) =>
   header
@@ -59,8 +61,12 @@ export function readTaka(cell: string, emptyIsZero = false): { poisha: number } 
   return poisha === null ? { problem: `“${t}” is not an amount in taka` } : { poisha };
 }
 
-/** The rows of a report, or every problem found in it (then nothing is to be written). */
-export function readReport(text: string): { lines: ReportLine[]; problems: ReportProblem[]; problemCount: number; ignoredColumns: string[] } {
+/**
+ * The rows of a report, or every problem found in it (then nothing is to be written). Rows are
+ * read in slices that let the shop answer meanwhile; past COD_REPORT_MAX_ROWS rows, empty ones
+ * counted, the reading stops with a CsvTooLargeError (docs/decisions/0051).
+ */
+export async function readReport(text: string): Promise<{ lines: ReportLine[]; problems: ReportProblem[]; problemCount: number; ignoredColumns: string[] }> {
   const problems: ReportProblem[] = [];
   let problemCount = 0;
   const add = (line: number, column: string, message: string) => {
@@ -69,14 +75,20 @@ export function readReport(text: string): { lines: ReportLine[]; problems: Repor
   };
   const done = (lines: ReportLine[] = [], ignoredColumns: string[] = []) => ({ lines: problemCount ? [] : lines, problems, problemCount, ignoredColumns });
 
-  let parsed: { rows: string[][]; lines: number[] };
+  let header: string[] | null = null;
+  const filled: { row: string[]; line: number }[] = [];
   try {
-    parsed = parseCsv(text);
+    for await (const { cells, line } of csvRows(text, { maxRows: COD_REPORT_MAX_ROWS, maxCells: MAX_CELLS })) {
+      if (!header) header = cells;
+      // Spreadsheets save rows left empty as commas: they are not parcels.
+      else if (cells.some((c) => c.trim() !== '')) filled.push({ row: cells, line });
+    }
   } catch (err) {
-    add(err instanceof CsvError ? err.line : 1, '', err instanceof CsvError ? err.message : 'The report is not CSV');
+    if (!(err instanceof CsvError)) throw err;
+    add(err.line, '', err.message);
     return done();
   }
-  const [header = [], ...rows] = parsed.rows;
+  header ??= [];
   const col = new Map<Key, { index: number; name: string }>();
   const ignoredColumns: string[] = [];
   header.forEach((raw, index) => {
@@ -99,8 +111,6 @@ export function readReport(text: string): { lines: ReportLine[]; problems: Repor
     const c = col.get(key);
     return c ? (row[c.index] ?? '').trim() : '';
   };
-  // Spreadsheets save rows left empty as commas: they are not parcels.
-  const filled = rows.map((row, i) => ({ row, line: parsed.lines[i + 1] })).filter(({ row }) => row.some((c) => c.trim() !== ''));
   if (!filled.length) {
     add(1, '', header.length ? 'The report has a header but no parcels' : 'The report is empty');
     return done();

@@ -4,6 +4,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import type { CourierPayoutLinesTable, Database } from '../../db/schema.ts';
+import { CsvTooLargeError } from '../../lib/csv.ts';
 import { ApiError, conflict } from '../../lib/errors.ts';
 import { type Actor, recordAudit } from '../staff/audit.ts';
 import { payoutView } from './cod.query.ts';
@@ -43,7 +44,12 @@ const ATTEMPTS = 3;
 
 export async function importPayout(db: Db, body: TCodImportBody, by: Recorder): Promise<TCodImportResult> {
   await refuseTaken(db.kysely, body);
-  const report = readReport(body.csv);
+  const report = await readReport(body.csv).catch((err) => {
+    if (!(err instanceof CsvTooLargeError)) throw err;
+    // Refused before the rest is read (docs/decisions/0051).
+    const message = `${err.message}: split the report.`;
+    throw new ApiError('file_too_large', message, { csv: message }, 413);
+  });
   if (report.problemCount) {
     const fields = Object.fromEntries(
       report.problems.map((p) => [`line.${p.line}${p.column ? `.${p.column}` : ''}`, `Line ${p.line}${p.column ? `, ${p.column}` : ''}: ${p.message}`]),

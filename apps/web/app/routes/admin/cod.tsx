@@ -1,6 +1,8 @@
 import { CONSIGNMENT_COURIERS, parseTaka, type TConsignmentCourier } from '@storefront/shared';
 import {
+  COD_MAX_LINES,
   COD_OUTCOME_LABELS,
+  COD_REPORT_MAX_ROWS,
   type TCodImportResult,
   type TCodLine,
   type TCodPayout,
@@ -404,7 +406,8 @@ function ImportForm({ today, onSaved }: { today: string; onSaved(message: string
         <p className="text-sm">
           A CSV file with a header and one row per parcel: <code>consignment_id</code>, <code>tracking_code</code> or <code>invoice</code>, then{' '}
           <code>collected</code> (or <code>cod_amount</code>), <code>delivery_charge</code> and <code>cod_charge</code> in taka. Other columns are left out. A
-          report with a bad row is refused whole.
+          report with a bad row is refused whole. At most 2 MB and {COD_MAX_LINES.toLocaleString('en-US')} parcels per report (
+          {COD_REPORT_MAX_ROWS.toLocaleString('en-US')} rows, empty ones counted): split a longer statement.
         </p>
         {problem && <ProblemList problem={problem} keys={(k) => !HEAD_FIELDS.includes(k) && k !== 'csv'} />}
         <HeadFields id="cod-import" head={head} set={setHead} fields={fields} />

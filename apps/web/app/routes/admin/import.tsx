@@ -1,4 +1,4 @@
-import type { TCatalogueImport } from '@storefront/shared';
+import { CATALOGUE_IMPORT_KEPT_DAYS, CATALOGUE_IMPORT_MAX_MB, CATALOGUE_IMPORT_MAX_ROWS, type TCatalogueImport } from '@storefront/shared';
 import { useEffect, useRef, useState } from 'react';
 import { ProgressBar } from '../../components/ui/progress.tsx';
 import { AdminPage, Card, Notice } from '../../components/admin/admin-ui.tsx';
@@ -55,6 +55,8 @@ export default function ImportScreen() {
   const check = async (e: React.FormEvent) => {
     e.preventDefault();
     if (!file) return setError('Choose a CSV file first');
+    if (file.size > CATALOGUE_IMPORT_MAX_MB * 1024 * 1024)
+      return setError(`${file.name} is larger than ${CATALOGUE_IMPORT_MAX_MB} MB: split it into several files.`);
     setError(null);
     setCurrent(null);
     setSent(0);
@@ -105,6 +107,10 @@ export default function ImportScreen() {
             <form onSubmit={check} className="flex flex-col gap-4" noValidate>
               <p className="text-sm">
                 The file is checked in full first: nothing changes until you apply it, and then everything in it changes at once, or nothing does.
+              </p>
+              <p className="text-sm text-ink-muted">
+                At most {CATALOGUE_IMPORT_MAX_MB} MB and {CATALOGUE_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows per file, empty rows counted: import a larger
+                catalogue in several files. A checked file is kept until it is applied, for {CATALOGUE_IMPORT_KEPT_DAYS} days at most.
               </p>
               <label className="flex flex-col gap-1 text-sm font-medium">
                 CSV file (UTF-8)

@@ -77,7 +77,8 @@ export const adminCodRoutes: FastifyPluginAsyncZod = async (app) => {
           '`csv` is the report: a header, then one row per parcel, named by `consignment_id`, `tracking_code` or `invoice`, with `collected` ' +
           '(or `cod_amount`), `delivery_charge` and `cod_charge` in taka (at most 2 decimals). Other columns are ignored and listed in the answer. ' +
           'All or nothing: a report with a bad row is a 422 `invalid_report` with each problem under `line.<n>.<column>`, and nothing is recorded. ' +
-          'The same reference of the same courier again is a 409 `payout_recorded`.',
+          'The same reference of the same courier again is a 409 `payout_recorded`. At most 5,000 parcels and 10,000 rows, empty rows counted: ' +
+          'a longer report is a 413 `file_too_large`, refused before it is read to the end.',
         body: ZCodImportBody,
         response: { 201: ZCodImportResult, ...errors },
       },

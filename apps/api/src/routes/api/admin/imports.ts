@@ -1,12 +1,15 @@
-import { ZApiError, ZCatalogueImport } from '@storefront/shared';
+import { CATALOGUE_IMPORT_KEPT_DAYS, CATALOGUE_IMPORT_MAX_MB, CATALOGUE_IMPORT_MAX_ROWS, ZApiError, ZCatalogueImport } from '@storefront/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../../plugins/admin-auth.ts';
+import { everyInterval } from '../../../plugins/interval-job.ts';
 import { CatalogueImportsService } from '../../../modules/admin-catalogue/imports.service.ts';
 import { exportCatalogue } from '../../../modules/admin-catalogue/product-csv.ts';
 import { ADMIN, ZIdParam } from './tags.ts';
 
-/** A CSV file of up to 10 MB (about 20,000 rows). */
-const IMPORT_BYTES = 10 * 1024 * 1024;
+/** A CSV file of up to 10 MB and 20,000 rows (docs/decisions/0051). */
+const IMPORT_BYTES = CATALOGUE_IMPORT_MAX_MB * 1024 * 1024;
+/** How often imports past their retention are deleted. */
+const SWEEP_MS = 60 * 60 * 1000;
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError, 413: ZApiError };
 
 /** CSV export and import of products with skus and stock (docs/decisions/0031; the column layout is in the README). */
@@ -17,6 +20,7 @@ export const adminImportRoutes: FastifyPluginAsyncZod = async (app) => {
     () => app.catalogueChanged(),
     app.log,
   );
+  everyInterval(app, SWEEP_MS, () => imports.sweep().catch((err) => app.log.warn({ err }, 'deleting old catalogue imports failed')));
 
   // The file comes as the body itself, read as bytes: its encoding is checked, not assumed.
   app.addContentTypeParser(['text/csv', 'application/octet-stream', 'text/plain'], { parseAs: 'buffer', bodyLimit: IMPORT_BYTES }, (_req, body, done) =>
@@ -49,8 +53,11 @@ export const adminImportRoutes: FastifyPluginAsyncZod = async (app) => {
         ...ADMIN,
         summary: 'Check a CSV file of products',
         description:
-          'The body is the file (text/csv, UTF-8). Every row is checked against the file and the catalogue; nothing is written. ' +
-          'The answer is `invalid` with every problem by line and column, or `ready` with what applying it would do. `x-file-name` names the file.',
+          `The body is the file (text/csv, UTF-8), at most ${CATALOGUE_IMPORT_MAX_MB} MB and ${CATALOGUE_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows ` +
+          'after the header, empty rows counted: a larger file is a 413 (`payload_too_large`, or `file_too_large` naming the limit) and nothing is kept. ' +
+          'Every row is checked against the file and the catalogue; nothing is written. ' +
+          'The answer is `invalid` with every problem by line and column, or `ready` with what applying it would do. `x-file-name` names the file. ' +
+          `An import is deleted ${CATALOGUE_IMPORT_KEPT_DAYS} days after its last change; the file of an invalid one is not kept.`,
         response: { 201: ZCatalogueImport, ...errors },
       },
     },
