@@ -368,6 +368,28 @@ describe('refunds through the sandbox gateway', () => {
     expect(mail.subject).toBe(`Order ${o.invoiceId} — refund`);
   });
 
+  it('a key sent again with another request is refused with a 409 and refunds nothing more', async () => {
+    const o = await paidCard(1);
+    const body = { idempotencyKey: `reuse-${o.id}`, method: 'bank', amount: 5_000, reason: 'Scratched leg', reference: 'DBBL-1' };
+    const first = await refund(o.id, body);
+    expect(first.status, first.text).toBe(201);
+    // Another amount, other lines, another method or reference under the same key: a key names one request.
+    for (const other of [
+      { ...body, amount: 9_000 },
+      { ...body, amount: undefined, lines: [{ lineNo: 1, quantity: 1 }] },
+      { ...body, method: 'cash' },
+      { ...body, reference: 'DBBL-2' },
+    ]) {
+      expectApiError(await refund(o.id, other), 409, 'idempotency_key_reused');
+    }
+    expect(Number((await saleRow(t.db.kysely, o.invoiceId)).refunded_total)).toBe(5_000);
+    expect(await t.db.kysely.selectFrom('refunds').select('id').where('sale_id', '=', o.id).execute()).toHaveLength(1);
+    // The same request again still answers the first refund.
+    const again = await refund(o.id, body);
+    expect(again.status).toBe(200);
+    expect(again.body.refund.id).toBe(first.body.refund.id);
+  });
+
   it('two refunds racing for the whole amount: one wins, the other is refused', async () => {
     const o = await paidCard(1);
     const [a, b] = await Promise.all([
