@@ -370,7 +370,7 @@ describe('refunds through the sandbox gateway', () => {
 
   it('a key sent again with another request is refused with a 409 and refunds nothing more', async () => {
     const o = await paidCard(1);
-    const body = { idempotencyKey: `reuse-${o.id}`, method: 'bank', amount: 5_000, reason: 'Scratched leg', reference: 'DBBL-1' };
+    const body = { idempotencyKey: `reused-key-${o.id}`, method: 'bank', amount: 5_000, reason: 'Scratched leg', reference: 'DBBL-1' };
     const first = await refund(o.id, body);
     expect(first.status, first.text).toBe(201);
     // Another amount, other lines, another method or reference under the same key: a key names one request.
