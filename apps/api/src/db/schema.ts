@@ -699,6 +699,8 @@ export interface RefundsTable {
   failure_reason: string | null;
   raw: string | null;
   idempotency_key: string;
+  /** SHA-256 of the request that made the refund; null for refunds recorded before it was kept */
+  request_hash: string | null;
   staff_id: number | null;
   staff_name: string;
   created_at: string;

@@ -29,6 +29,7 @@ import * as m0028 from './2026-11-27-0028-courier-payouts.ts';
 import * as m0029 from './2026-11-27-0029-provider-tokens.ts';
 import * as m0030 from './2026-11-28-0030-unique-rules.ts';
 import * as m0031 from './2026-11-28-0031-catalogue-import-parts.ts';
+import * as m0032 from './2026-11-28-0032-refund-request-hash.ts';
 
 /**
  * Every migration, by its date-prefixed name. Listed statically (not read from the
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-0029-provider-tokens': m0029,
   '2026-11-28-0030-unique-rules': m0030,
   '2026-11-28-0031-catalogue-import-parts': m0031,
+  '2026-11-28-0032-refund-request-hash': m0032,
 };

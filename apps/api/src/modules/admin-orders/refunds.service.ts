@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { formatMoney, paymentStatusAfterRefund, type TAdminRefund, type TRefundBody, type TSaleStatus } from '@storefront/shared';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, RefundsTable } from '../../db/schema.ts';
@@ -17,7 +18,10 @@ import { type StaffActor, staffHistory } from './staff-history.ts';
 //   from the sale's refundable balance (refunded_total) in the same locked transaction that
 //   records the refund, before the gateway is asked, so two refunds racing cannot both fit;
 // - the same idempotency key is the same refund: a retried request answers the first one,
-//   and the gateway gets our refund's id as refe_id, so it too refunds once;
+//   and the gateway gets our refund's id as refe_id, so it too refunds once; the key with
+//   another request (amount, lines, method, reason, reference) is refused, as checkouts do
+//   (docs/decisions/0021), since answering the first refund would hide that the second was
+//   never made;
 // - a card payment goes back through its gateway (SSLCommerz's refund API, or the sandbox's
 //   imitation of it); a refund the gateway refuses gives the balance back; one it is still
 //   processing is asked about again (refreshRefund) until it is refunded or dropped;
@@ -73,8 +77,9 @@ export async function createRefund(
   body: TRefundBody,
   staff: StaffActor,
 ): Promise<{ refund: TAdminRefund; replayed: boolean }> {
+  const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   const existing = await deps.db.kysely.selectFrom('refunds').selectAll().where('idempotency_key', '=', body.idempotencyKey).executeTakeFirst();
-  if (existing) return replay(existing, saleId);
+  if (existing) return replay(existing, saleId, requestHash);
   if ((body.amount === undefined) === !body.lines?.length) {
     throw badRequest('Refund either an amount or some lines', { amount: 'Give an amount, or choose lines' });
   }
@@ -138,6 +143,7 @@ export async function createRefund(
           failure_reason: null,
           raw: null,
           idempotency_key: body.idempotencyKey,
+          request_hash: requestHash,
           staff_id: staff.staffId,
           staff_name: staff.name,
           created_at: now,
@@ -166,7 +172,7 @@ export async function createRefund(
     // The same key in a racing request: that request's refund is this one.
     if (isUniqueViolation(err)) {
       const first = await deps.db.kysely.selectFrom('refunds').selectAll().where('idempotency_key', '=', body.idempotencyKey).executeTakeFirst();
-      if (first) return replay(first, saleId);
+      if (first) return replay(first, saleId, requestHash);
     }
     throw err;
   }
@@ -175,8 +181,10 @@ export async function createRefund(
   return { refund: toRefund(row), replayed: false };
 }
 
-function replay(existing: RefundRow, saleId: number) {
+function replay(existing: RefundRow, saleId: number, requestHash: string) {
   if (existing.sale_id !== saleId) throw conflict('idempotency_key_reused', 'This key was used for another order’s refund');
+  if (existing.request_hash !== null && existing.request_hash !== requestHash)
+    throw conflict('idempotency_key_reused', 'This key was used for another refund. Send a new key for a new refund.');
   return { refund: toRefund(existing), replayed: true };
 }
 

@@ -245,7 +245,7 @@ export const adminOrdersRoutes: FastifyPluginAsyncZod = async (app) => {
         ...ADMIN,
         summary: 'Refund part or all of what was paid',
         description:
-          'By `amount` or by `lines`. Never more than was paid and not yet refunded (409 `refund_too_large`). The same `idempotencyKey` again answers the first refund (200) and refunds nothing more. `gateway` refunds a card payment through the payment gateway; `bank`, `cash` and `wallet` record a refund made by hand with its `reference`.',
+          'By `amount` or by `lines`. Never more than was paid and not yet refunded (409 `refund_too_large`). The same `idempotencyKey` with the same request again answers the first refund (200) and refunds nothing more; the key with another request is 409 `idempotency_key_reused`. `gateway` refunds a card payment through the payment gateway; `bank`, `cash` and `wallet` record a refund made by hand with its `reference`.',
         params: ZIdParam,
         body: ZRefundBody,
         response: {
