@@ -8,11 +8,14 @@ import { loadConfig } from '../src/config.ts';
 import { signFields } from '../src/modules/payments/gateway-fields.ts';
 import { signIn, signUp, uniqueIp, uniqueMobile } from './helpers/accounts.ts';
 import { expectApiError } from './helpers/assertions.ts';
+import { checkout, checkoutBody, guestContact } from './helpers/checkout.ts';
+import { signedInStaff, STAFF_PASSWORD } from './helpers/staff.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 // Smaller ways around the shop's defences: forgot-password telling known emails by the
 // work it does, one mailbox signing up twice under its Unicode and punycode domain, and a
-// sandbox gateway secret that every installation shared.
+// sandbox gateway secret that every installation shared, and invisible characters that make
+// an email or a name read as another.
 
 let t: TestApp;
 beforeAll(async () => {
@@ -217,5 +220,85 @@ describe('the sandbox gateway signs with a secret of this installation', () => {
     } finally {
       await Promise.all([a.close(), b.close(), c.close()]);
     }
+  });
+});
+
+describe('an email or a name with an invisible or control character is refused', () => {
+  // Zero-width space, non-joiner, joiner, word joiner, byte-order mark, soft hyphen, a bidi
+  // override and isolate, and a C0 and C1 control.
+  const hidden = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u202e', '\u2066', '\u0007', '\u0085'];
+  const EMAIL_INVALID = 'Please Give a Correct Email';
+  const NAME_INVISIBLE = 'Please Remove the Hidden or Control Characters From the Name';
+  const signUpWith = (over: Record<string, string>) =>
+    t.api('/api/signup', {
+      method: 'POST',
+      json: { source: 'DEFAULT', type: 'DEFAULT', fullName: 'Rahim Uddin', email: `r${randomBytes(4).toString('hex')}@example.com`, mobile: uniqueMobile(), password: 'secret-pass', ...over },
+      headers: { 'x-forwarded-for': uniqueIp() },
+    });
+
+  it('sign-up: no second account that looks like the first, and no hidden name', async () => {
+    const local = `josé.${randomBytes(4).toString('hex')}`;
+    await signUp(t, { email: `${local}@example.com` });
+    for (const c of hidden) {
+      const res = await signUpWith({ email: `${local}${c}@example.com` });
+      expectApiError(res, 400);
+      expect(res.body.error.fields?.email, JSON.stringify(c)).toBe(EMAIL_INVALID);
+      const named = await signUpWith({ fullName: `Rahim${c} Uddin` });
+      expectApiError(named, 400);
+      expect(named.body.error.fields?.fullName, JSON.stringify(c)).toBe(NAME_INVISIBLE);
+    }
+    expect(await t.db.kysely.selectFrom('customers').select('id').where('email', 'like', `${local}%`).execute()).toHaveLength(1);
+    // A Bangla name keeps the joiner its keyboard writes in র‍্য.
+    expect((await signUpWith({ fullName: 'র\u200d্যাচেল দাস' })).status).toBe(201);
+  });
+
+  it('profile, guest checkout, contact form, newsletter and staff', async () => {
+    const c = await signUp(t);
+    const profile = await t.api('/api/customers', { method: 'PUT', json: { fullName: 'Rahim\u202e Uddin', mobile: c.mobile }, headers: c.auth });
+    expectApiError(profile, 400);
+    expect(profile.body.error.fields?.fullName).toBe(NAME_INVISIBLE);
+
+    const guest = await checkout(
+      t,
+      checkoutBody([{ skuCode: 'ANY-SKU', quantity: 1 }], { contact: { ...guestContact(), name: 'Nusrat\u200b Jahan', email: 'nusrat\u200b@example.com' } }),
+      { 'x-forwarded-for': uniqueIp() },
+    );
+    expectApiError(guest, 400, 'validation_error');
+    expect(guest.body.error.fields).toMatchObject({ 'contact.name': NAME_INVISIBLE, 'contact.email': EMAIL_INVALID });
+
+    const contact = await t.api('/api/contact', {
+      method: 'POST',
+      json: { client_name: 'Farhana\u2066 Akter', client_email: 'farhana\ufeff@example.com', client_subject: 'Hello', client_message: 'A question' },
+      headers: { 'x-forwarded-for': uniqueIp() },
+    });
+    expectApiError(contact, 400);
+    expect(contact.body.error.fields).toMatchObject({ client_name: NAME_INVISIBLE, client_email: EMAIL_INVALID });
+
+    const subscribe = await t.api('/api/emails/subscriptions', {
+      method: 'POST',
+      json: { userId: '', email: 'news\u200d@example.com', extras: { offer: 'First order', type: 'first-time' } },
+      headers: { 'x-forwarded-for': uniqueIp() },
+    });
+    expectApiError(subscribe, 400);
+    expect(subscribe.body.error.message).toBe('Please Provide a Correct Email');
+
+    const owner = await signedInStaff(t, 'owner');
+    const staff = (body: Record<string, string>) =>
+      t.api('/api/admin/staff', {
+        method: 'POST',
+        json: { email: `member-${randomBytes(4).toString('hex')}@shop.test`, fullName: 'New Member', role: 'staff', password: STAFF_PASSWORD, ...body },
+        headers: owner.headers,
+      });
+    const hiddenName = await staff({ fullName: 'New\u00ad Member' });
+    expectApiError(hiddenName, 400);
+    expect(hiddenName.body.error.fields?.fullName).toBe(NAME_INVISIBLE);
+    expectApiError(await staff({ email: 'member\u2060@shop.test' }), 400);
+    const invite = await t.api('/api/admin/staff/invites', {
+      method: 'POST',
+      json: { email: `invited-${randomBytes(4).toString('hex')}@shop.test`, fullName: 'Invited\u202a Member', role: 'staff' },
+      headers: owner.headers,
+    });
+    expectApiError(invite, 400);
+    expect(invite.body.error.fields?.fullName).toBe(NAME_INVISIBLE);
   });
 });
