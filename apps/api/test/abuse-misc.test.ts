@@ -232,7 +232,15 @@ describe('an email or a name with an invisible or control character is refused',
   const signUpWith = (over: Record<string, string>) =>
     t.api('/api/signup', {
       method: 'POST',
-      json: { source: 'DEFAULT', type: 'DEFAULT', fullName: 'Rahim Uddin', email: `r${randomBytes(4).toString('hex')}@example.com`, mobile: uniqueMobile(), password: 'secret-pass', ...over },
+      json: {
+        source: 'DEFAULT',
+        type: 'DEFAULT',
+        fullName: 'Rahim Uddin',
+        email: `r${randomBytes(4).toString('hex')}@example.com`,
+        mobile: uniqueMobile(),
+        password: 'secret-pass',
+        ...over,
+      },
       headers: { 'x-forwarded-for': uniqueIp() },
     });
 

@@ -1,6 +1,7 @@
 import { isDistrictOf, isDivision } from './bd-locations.ts';
 import { PAGE_SIZE, PASSWORD_MIN_LENGTH } from './constants.ts';
 import { isEmailShaped as isPlainEmailShaped, normaliseEmail } from './email.ts';
+import { NAME_INVISIBLE_MESSAGE, nameHasInvisibleCharacters } from './invisible-characters.ts';
 import { MESSAGES } from './messages.ts';
 
 // Account rules of spec §5 (sign-in, sign-up) and the rules the spec leaves open
@@ -13,6 +14,7 @@ export const ACCOUNT_MESSAGES = {
   duplicateMobile: 'Mobile No already Used, Please Give an Another Mobile No',
   passwordTooLong: 'Password Must Be At Most 128 Characters',
   fullNameTooLong: 'Name Must Be At Most 100 Characters',
+  nameInvisible: NAME_INVISIBLE_MESSAGE,
   currentPasswordRequired: 'Please Give Your Current Password',
   newPasswordSame: 'New Password Must Be Different From the Current One',
   termsRequired: 'Please Accept the Terms and Conditions',
@@ -142,6 +144,7 @@ export function passwordError(password: string, requiredMessage: string = MESSAG
 export function fullNameError(fullName: string): string | undefined {
   if (!fullName.trim()) return MESSAGES.signUp.fullNameRequired;
   if (length(fullName.trim()) > LIMITS.fullName) return ACCOUNT_MESSAGES.fullNameTooLong;
+  if (nameHasInvisibleCharacters(fullName.trim())) return ACCOUNT_MESSAGES.nameInvisible;
   return undefined;
 }
 
@@ -263,6 +266,7 @@ export function validateAddress(v: TAddressFields): FieldErrors<keyof TAddressFi
   const e: FieldErrors<keyof TAddressFields> = {};
   if (!v.fullName.trim()) e.fullName = ACCOUNT_MESSAGES.addressNameRequired;
   else if (length(v.fullName.trim()) > LIMITS.fullName) e.fullName = ACCOUNT_MESSAGES.fullNameTooLong;
+  else if (nameHasInvisibleCharacters(v.fullName.trim())) e.fullName = ACCOUNT_MESSAGES.nameInvisible;
   const phone = mobileError(v.phone, ACCOUNT_MESSAGES.addressPhoneRequired);
   if (phone) e.phone = phone;
   if (!isDivision(v.division)) e.division = ACCOUNT_MESSAGES.divisionRequired;

@@ -1,5 +1,6 @@
 import { ACCOUNT_MESSAGES, LIMITS, normalizeMobile } from './account-validation.ts';
 import { isEmailShaped } from './email.ts';
+import { nameHasInvisibleCharacters } from './invisible-characters.ts';
 import type { Minor } from './money.ts';
 
 // Checkout, orders and bookings: what the checkout page sends, the states a sale
@@ -194,6 +195,7 @@ export function validateGuestContact(v: { name: string; mobile: string; email: s
   const e: Partial<Record<'name' | 'mobile' | 'email', string>> = {};
   if (!v.name.trim()) e.name = CHECKOUT_MESSAGES.nameRequired;
   else if ([...v.name.trim()].length > LIMITS.fullName) e.name = ACCOUNT_MESSAGES.fullNameTooLong;
+  else if (nameHasInvisibleCharacters(v.name.trim())) e.name = ACCOUNT_MESSAGES.nameInvisible;
   if (!v.mobile.trim()) e.mobile = CHECKOUT_MESSAGES.mobileRequired;
   else if (!normalizeMobile(v.mobile)) e.mobile = CHECKOUT_MESSAGES.mobileInvalid;
   if (!v.email.trim()) e.email = CHECKOUT_MESSAGES.emailRequired;

@@ -1,3 +1,5 @@
+import { hasInvisibleCharacters } from './invisible-characters.ts';
+
 // Email addresses as every form of the shop checks them (subscription, contact, sign-up).
 
 /** RFC 5321 limits: 254 characters in all, 64 before the @. */
@@ -13,6 +15,8 @@ const EMAIL_SHAPE =
 /** True for a value shaped like an email address (the caller trims first). */
 export function isEmailShaped(value: string): boolean {
   if (value.length > EMAIL_MAX_LENGTH) return false;
+  // A zero-width or control character would make a second address that reads as the first.
+  if (hasInvisibleCharacters(value)) return false;
   const at = value.lastIndexOf('@');
   if (at < 1 || at > LOCAL_MAX_LENGTH) return false;
   const local = value.slice(0, at);

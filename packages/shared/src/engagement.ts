@@ -1,5 +1,6 @@
 import { NARROW_SCREEN_PX } from './constants.ts';
 import { EMAIL_MAX_LENGTH, isEmailShaped } from './email.ts';
+import { NAME_INVISIBLE_MESSAGE, nameHasInvisibleCharacters } from './invisible-characters.ts';
 import { MESSAGES } from './messages.ts';
 
 // Home pop-ups, the newsletter subscription and the contact form: the rules both the
@@ -131,6 +132,7 @@ export const CONTACT_TEXTS = {
   } satisfies Record<ContactField, string>,
   emailInvalid: 'Please Give a Correct Email',
   lineBreaks: 'Line breaks are not allowed here',
+  nameInvisible: NAME_INVISIBLE_MESSAGE,
   tooLong: (max: number) => `Please keep this under ${max} characters`,
   sent: 'Thank you! Your message has been sent.',
   failed: 'Your message could not be sent. Please try again.',
@@ -150,6 +152,7 @@ export function validateContactForm(form: Partial<Record<ContactField, unknown>>
     else if (v.length > CONTACT_LIMITS[field]) errors[field] = CONTACT_TEXTS.tooLong(CONTACT_LIMITS[field]);
     else if (field !== 'client_message' && /[\r\n]/.test(v)) errors[field] = CONTACT_TEXTS.lineBreaks;
     else if (field === 'client_email' && !isEmailShaped(v)) errors[field] = CONTACT_TEXTS.emailInvalid;
+    else if (field === 'client_name' && nameHasInvisibleCharacters(v)) errors[field] = CONTACT_TEXTS.nameInvisible;
   }
   return errors;
 }

@@ -14,6 +14,7 @@ export * from './web-context.ts';
 export * from './upload.ts';
 export * from './upload-schemas.ts';
 export * from './email.ts';
+export * from './invisible-characters.ts';
 export * from './engagement.ts';
 export * from './build-freshness.ts';
 export * from './account-validation.ts';

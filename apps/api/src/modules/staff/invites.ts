@@ -1,4 +1,13 @@
-import { emailKey, isAccountEmailShaped, ROLE_LABELS, type TAcceptInvite, type TInviteStaff, type TStaffRole } from '@storefront/shared';
+import {
+  emailKey,
+  isAccountEmailShaped,
+  NAME_INVISIBLE_MESSAGE,
+  nameHasInvisibleCharacters,
+  ROLE_LABELS,
+  type TAcceptInvite,
+  type TInviteStaff,
+  type TStaffRole,
+} from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
@@ -36,6 +45,7 @@ export async function inviteStaff(deps: InviteDeps, input: TInviteStaff, actor: 
   if (!isAccountEmailShaped(email)) throw fieldError('email', 'Enter a valid email address');
   const fullName = input.fullName.normalize('NFKC').trim();
   if (!fullName) throw fieldError('fullName', 'Enter a name');
+  if (nameHasInvisibleCharacters(fullName)) throw fieldError('fullName', NAME_INVISIBLE_MESSAGE);
   const now = iso();
   const token = newToken();
   let row: StaffRow;

@@ -1,6 +1,8 @@
 import {
   emailKey,
   isAccountEmailShaped,
+  NAME_INVISIBLE_MESSAGE,
+  nameHasInvisibleCharacters,
   ROLE_PERMISSIONS,
   STAFF_PASSWORD_MIN,
   type TAdminSession,
@@ -93,6 +95,7 @@ export class StaffService {
     if (!isAccountEmailShaped(email)) throw fieldError('email', 'Enter a valid email address');
     const fullName = input.fullName.normalize('NFKC').trim();
     if (!fullName) throw fieldError('fullName', 'Enter a name');
+    if (nameHasInvisibleCharacters(fullName)) throw fieldError('fullName', NAME_INVISIBLE_MESSAGE);
     checkStaffPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     const now = iso();

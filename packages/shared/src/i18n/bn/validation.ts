@@ -41,6 +41,7 @@ export const validation: Catalog = {
   'Mobile No already Used, Please Give an Another Mobile No': 'এই মোবাইল নম্বর ইতিমধ্যে ব্যবহৃত হয়েছে, অনুগ্রহ করে অন্য একটি মোবাইল নম্বর দিন',
   'Password Must Be At Most 128 Characters': 'পাসওয়ার্ড সর্বোচ্চ ১২৮ অক্ষরের হতে পারে',
   'Name Must Be At Most 100 Characters': 'নাম সর্বোচ্চ ১০০ অক্ষরের হতে পারে',
+  'Please Remove the Hidden or Control Characters From the Name': 'অনুগ্রহ করে নাম থেকে অদৃশ্য বা নিয়ন্ত্রণ অক্ষরগুলো মুছে দিন',
   'Please Give Your Current Password': 'অনুগ্রহ করে আপনার বর্তমান পাসওয়ার্ড দিন',
   'New Password Must Be Different From the Current One': 'নতুন পাসওয়ার্ড বর্তমান পাসওয়ার্ড থেকে আলাদা হতে হবে',
   'Please Accept the Terms and Conditions': 'অনুগ্রহ করে শর্তাবলি মেনে নিন',
