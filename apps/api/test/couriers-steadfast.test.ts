@@ -1,3 +1,4 @@
+import { formatMoney } from '@storefront/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmsMessage, SmsSender } from '../src/modules/sms/sms.ts';
 import { courierDeps } from '../src/modules/couriers/deps.ts';
@@ -196,6 +197,36 @@ describe('the webhook', () => {
     const row = await saleRow(t.db.kysely, o.invoiceId);
     const mails = await t.db.kysely.selectFrom('mail_outbox').select('subject').where('to_address', '=', row.contact_email).orderBy('id').execute();
     expect(mails.map((m) => m.subject)).toEqual(expect.arrayContaining([`Order ${o.invoiceId} — on its way`, `Order ${o.invoiceId} — delivered`]));
+  });
+
+  it('holds the order for staff when Steadfast reports delivered with another amount collected, naming both amounts', async () => {
+    const o = await booked();
+    await courierSays(o.cid, 'pending');
+    // The rider collected less than the parcel's cash-on-delivery amount (Steadfast's
+    // delivery_status carries what was collected as cod_amount).
+    const collected = o.total - 50_000;
+    sf.parcels.get(Number(o.cid))!.cod_amount = collected / 100;
+    const r = await courierSays(o.cid, 'delivered');
+    expect(r.status, r.text).toBe(200);
+    expect(await status(o.id)).toBe('on_hold');
+    const history = await t.db.kysely.selectFrom('sale_status_history').select(['status', 'actor', 'note']).where('sale_id', '=', o.id).orderBy('id').execute();
+    const last = history.at(-1)!;
+    expect(last).toMatchObject({ status: 'on_hold', actor: 'courier' });
+    expect(last.note).toContain(formatMoney(collected));
+    expect(last.note).toContain(formatMoney(o.total));
+    expect(history.filter((h) => h.status === 'fulfilled')).toHaveLength(0);
+    // The parcel's own record says delivered; staff who have checked take the order on from the hold.
+    expect((await consignment(o.id)).body).toMatchObject({ status: 'delivered', active: false });
+    const view = await t.api(`/api/admin/orders/${o.id}`, { headers: staff.headers });
+    expect(view.body.actions).toEqual(['deliver', 'return']);
+    const done = await t.api(`/api/admin/orders/${o.id}/actions`, { method: 'POST', json: { action: 'deliver', note: 'Rider paid the rest at the hub' }, headers: staff.headers });
+    expect(done.status, done.text).toBe(200);
+    expect(await status(o.id)).toBe('fulfilled');
+
+    // The amount the rider was to collect is delivered as usual.
+    const right = await booked();
+    await courierSays(right.cid, 'delivered');
+    expect(await status(right.id)).toBe('fulfilled');
   });
 
   it('refuses a forged or missing token with 401, and nothing changes', async () => {
