@@ -219,7 +219,11 @@ describe('the webhook', () => {
     expect((await consignment(o.id)).body).toMatchObject({ status: 'delivered', active: false });
     const view = await t.api(`/api/admin/orders/${o.id}`, { headers: staff.headers });
     expect(view.body.actions).toEqual(['deliver', 'return']);
-    const done = await t.api(`/api/admin/orders/${o.id}/actions`, { method: 'POST', json: { action: 'deliver', note: 'Rider paid the rest at the hub' }, headers: staff.headers });
+    const done = await t.api(`/api/admin/orders/${o.id}/actions`, {
+      method: 'POST',
+      json: { action: 'deliver', note: 'Rider paid the rest at the hub' },
+      headers: staff.headers,
+    });
     expect(done.status, done.text).toBe(200);
     expect(await status(o.id)).toBe('fulfilled');
 

@@ -23,6 +23,9 @@ describe('fulfilment steps', () => {
     expect(allowedActions(order({ status: 'packed', deliveryMethod: 'showroom_pickup' }))).toEqual(['deliver', 'cancel']);
     expect(allowedActions(order({ kind: 'booking', status: 'booked', paymentMethod: 'later' }))).toEqual(['cancel', 'convert']);
     expect(allowedActions(order({ status: 'on_hold', paymentMethod: 'card', paymentStatus: 'review' }))).toEqual(['confirm', 'cancel']);
+    // Held once the parcel had left: delivered or brought back, never confirmed again or cancelled.
+    expect(allowedActions(order({ status: 'on_hold', shipped: true }))).toEqual(['deliver', 'return']);
+    expect(refusalOf('cancel', order({ status: 'on_hold', shipped: true }))).toMatch(/record a return/);
   });
 
   it('says why a step is refused', () => {

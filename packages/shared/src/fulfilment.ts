@@ -34,6 +34,12 @@ export interface TFulfilmentState {
   paymentStatus: TPaymentStatus;
   paymentMethod: TPaymentMethod;
   deliveryMethod: TDeliveryMethod;
+  /**
+   * The order has left with the courier (it was shipped). An order held after that (a
+   * courier reporting it delivered with another amount collected, docs/decisions/0053) is
+   * taken on by delivering it or recording its return, never by confirming or cancelling it.
+   */
+  shipped?: boolean;
 }
 
 const CANCELLABLE: readonly TSaleStatus[] = [
@@ -54,9 +60,11 @@ const CANCELLABLE: readonly TSaleStatus[] = [
  */
 export function refusalOf(action: TOrderAction, s: TFulfilmentState): string | null {
   const pickup = s.deliveryMethod === 'showroom_pickup';
+  const heldOnTheWay = s.status === 'on_hold' && s.shipped === true;
   switch (action) {
     case 'confirm':
       if (s.kind === 'booking') return 'A booking is converted to an order, not confirmed';
+      if (heldOnTheWay) return 'This order is with the courier: mark it delivered, or record a return';
       return s.status === 'placed' || s.status === 'on_hold' ? null : 'Only a newly placed order, or one on hold for review, can be confirmed';
     case 'pack':
       return s.status === 'confirmed' ? null : 'Only a confirmed order can be packed';
@@ -65,11 +73,11 @@ export function refusalOf(action: TOrderAction, s: TFulfilmentState): string | n
       return s.status === 'packed' ? null : 'Only a packed order can be shipped';
     case 'deliver':
       if (pickup) return s.status === 'packed' ? null : 'Only a packed order can be handed over';
-      return s.status === 'shipped' ? null : 'Only a shipped order can be marked delivered';
+      return s.status === 'shipped' || heldOnTheWay ? null : 'Only a shipped order can be marked delivered';
     case 'return':
-      return s.status === 'shipped' || s.status === 'fulfilled' ? null : 'Only an order that was shipped or delivered can come back';
+      return s.status === 'shipped' || s.status === 'fulfilled' || heldOnTheWay ? null : 'Only an order that was shipped or delivered can come back';
     case 'cancel':
-      if (s.status === 'shipped') return 'This order is on its way: record a return when it comes back';
+      if (s.status === 'shipped' || heldOnTheWay) return 'This order is on its way: record a return when it comes back';
       return CANCELLABLE.includes(s.status) ? null : `An order that is ${s.status === 'fulfilled' ? 'delivered' : s.status} cannot be cancelled`;
     case 'convert':
       return s.kind === 'booking' && s.status === 'booked' ? null : 'Only an open booking can be converted to an order';

@@ -30,13 +30,16 @@ import { dhakaDayStart, type StaffActor, staffHistory } from './staff-history.ts
 
 type Trx = Transaction<Database>;
 
-export function fulfilmentState(row: Pick<SaleRow, 'kind' | 'status' | 'payment_status' | 'payment_method' | 'delivery_method'>): TFulfilmentState {
+export function fulfilmentState(
+  row: Pick<SaleRow, 'kind' | 'status' | 'payment_status' | 'payment_method' | 'delivery_method' | 'shipped_at'>,
+): TFulfilmentState {
   return {
     kind: row.kind as 'order' | 'booking',
     status: row.status as TSaleStatus,
     paymentStatus: row.payment_status as TPaymentStatus,
     paymentMethod: row.payment_method as TPaymentMethod,
     deliveryMethod: row.delivery_method as TDeliveryMethod,
+    shipped: row.shipped_at !== null,
   };
 }
 
@@ -127,7 +130,7 @@ export async function takeStep(trx: Trx, sale: SaleRow, body: TOrderActionBody, 
       } else {
         // Some units came back: a shipped order was delivered in part, a delivered one stays delivered.
         status = 'fulfilled';
-        if (sale.status === 'shipped') set.fulfilled_at = now;
+        if (sale.status !== 'fulfilled') set.fulfilled_at = now;
       }
       break;
     }

@@ -1,4 +1,4 @@
-import { courierStatusSteps, refusalOf } from '@storefront/shared';
+import { courierStatusSteps, formatMoney, type Minor, refusalOf } from '@storefront/shared';
 import { ApiError } from '../../lib/errors.ts';
 import { fulfilmentState, takeStep } from '../admin-orders/fulfilment.service.ts';
 import { type StaffMail, sendStaffMail } from '../orders/notify.ts';
@@ -30,6 +30,8 @@ export interface CourierReport {
   /** When the courier says it happened, if it says. */
   updatedAt: string | null;
   source: 'webhook' | 'poll';
+  /** The cash its rider says was collected, when the report carries it (Steadfast's delivered cod_amount). */
+  collected?: Minor | null;
 }
 
 export type ReportOutcome = 'unknown_consignment' | 'recorded' | 'unchanged';
@@ -73,11 +75,31 @@ export async function recordCourierReport(deps: CourierDeps, report: CourierRepo
     });
     // Only the live consignment moves the order: a report about one cancelled earlier is history.
     if (Number(row.active) !== 1) return 'recorded';
+    // Delivered with another amount collected than the rider was to collect (the parcel's
+    // COD amount): the order is not taken as delivered but held for staff, who check with
+    // the courier (docs/decisions/0053); the cash owed is otherwise only found at payout.
+    const expected = Number(row.cod_amount);
+    const collectedOtherwise = report.status === 'delivered' && report.collected != null && report.collected !== expected;
     let current = sale;
     for (const action of courierStatusSteps(report.status)) {
+      if (collectedOtherwise && action === 'deliver') continue;
       if (refusalOf(action, fulfilmentState(current))) continue;
       mails.push(await takeStep(trx, current, { action, note: `${report.courier}: ${report.courierStatus}` }, { courier: report.courier }, now));
       current = (await orders.saleById(trx, sale.id))!;
+    }
+    if (collectedOtherwise) {
+      const note = `${report.courier} reports the parcel delivered with ${formatMoney(report.collected!)} collected, but the rider was to collect ${formatMoney(expected)}: check with the courier, then mark the order delivered or record a return`;
+      // Only an order on its way is held; one staff already took elsewhere keeps its status, and the line tells them.
+      const held =
+        current.status === 'shipped' && (await orders.transitionSale(trx, sale.id, { fromStatuses: ['shipped'] }, { status: 'on_hold', updated_at: now }));
+      await orders.insertHistory(trx, {
+        sale_id: sale.id,
+        status: held ? 'on_hold' : current.status,
+        payment_status: current.payment_status,
+        actor: 'courier',
+        note,
+        created_at: now,
+      });
     }
     return 'recorded';
   });
@@ -108,6 +130,7 @@ export async function receiveSteadfastWebhook(deps: CourierDeps, headers: Webhoo
     message: e.message,
     updatedAt: e.updatedAt,
     source: 'webhook',
+    collected: e.codAmount,
   });
 }
 
