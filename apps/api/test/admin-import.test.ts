@@ -61,6 +61,31 @@ describe('export and import', () => {
     expect(await exported()).toBe(before);
   });
 
+  it('writes cells a spreadsheet would run as formulas as text, and imports them back as they were', async () => {
+    // OWASP's CSV injection: a cell starting with = + - @ (or a tab or carriage return) is
+    // run by a spreadsheet; the export starts it with a quote, which the import takes off.
+    const values = ['=HYPERLINK("http://evil.example","Click")', "+cmd|' /C calc'!A0", '-2+3+cmd|x', '@SUM(1+1)*cmd|x', "'=a title that starts with a quote"];
+    const db = t.db.kysely;
+    const chosen = await db.selectFrom('products').select(['id', 'slug', 'title']).orderBy('id').limit(values.length).execute();
+    try {
+      for (const [i, p] of chosen.entries()) await db.updateTable('products').set({ title: values[i] }).where('id', '=', p.id).execute();
+      const csv = await exported();
+      const { data, at } = table(csv);
+      const titleOf = (slug: string) => data.find((r) => r[at('product_slug')] === slug)![at('title')];
+      expect(chosen.map((p) => titleOf(p.slug))).toEqual(values.map((v) => `'${v}`));
+      expect(data.flat().filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+
+      const check = await upload(csv);
+      expect(check.status, check.text).toBe(201);
+      expect(check.body.summary).toMatchObject({ productsCreated: 0, productsChanged: 0, skusChanged: 0, stockChanges: 0 });
+      expect((await applied(check.body.id)).status).toBe('applied');
+      const after = await db.selectFrom('products').select('title').where('id', 'in', chosen.map((p) => p.id)).orderBy('id').execute();
+      expect(after.map((p) => p.title)).toEqual(values);
+    } finally {
+      for (const p of chosen) await db.updateTable('products').set({ title: p.title }).where('id', '=', p.id).execute();
+    }
+  });
+
   it('a good file changes a price and adds a product with two skus and stock in two showrooms, at once in the shop', async () => {
     const { header, data, at, file } = table(await exported());
     const first = [...data[0]];
