@@ -79,7 +79,16 @@ describe('export and import', () => {
       expect(check.status, check.text).toBe(201);
       expect(check.body.summary).toMatchObject({ productsCreated: 0, productsChanged: 0, skusChanged: 0, stockChanges: 0 });
       expect((await applied(check.body.id)).status).toBe('applied');
-      const after = await db.selectFrom('products').select('title').where('id', 'in', chosen.map((p) => p.id)).orderBy('id').execute();
+      const after = await db
+        .selectFrom('products')
+        .select('title')
+        .where(
+          'id',
+          'in',
+          chosen.map((p) => p.id),
+        )
+        .orderBy('id')
+        .execute();
       expect(after.map((p) => p.title)).toEqual(values);
     } finally {
       for (const p of chosen) await db.updateTable('products').set({ title: p.title }).where('id', '=', p.id).execute();

@@ -1,6 +1,7 @@
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { parseCsv } from '../src/lib/csv.ts';
 import { signOrderLink } from '../src/modules/orders/access.ts';
 import { expectApiError } from './helpers/assertions.ts';
 import { checkout, checkoutBody, generousOrderLimits, paySandbox, plainSkus, saleRow, setStock, stockOf, type TestSku } from './helpers/checkout.ts';
@@ -467,5 +468,9 @@ describe('the list', () => {
     expect(lines[0]).toBe('invoice_id,kind,placed_at,status,payment_status,payment_method,delivery,customer,mobile,email,branch,total,paid,refunded');
     expect(lines.length - 1).toBe(bookings.total);
     expect(lines.find((l) => l.startsWith(o.invoiceId))).toContain(`,${(o.total / 100).toFixed(2)},`);
+    // No cell a spreadsheet would run as a formula: a mobile (+880…) is written as text too.
+    const cells = parseCsv(csv.text).rows.slice(1).flat();
+    expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+    expect(cells.filter((c) => c.startsWith("'+880")).length).toBe(bookings.total);
   });
 });

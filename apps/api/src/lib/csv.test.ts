@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvError, CsvTooLargeError, csvRows, decodeUtf8, joinList, parseCsv, splitList, toCsv } from './csv.ts';
+import { CsvError, CsvTooLargeError, csvCell, csvRows, decodeUtf8, fromCsvCell, joinList, parseCsv, splitList, toCsv } from './csv.ts';
 
 /** The reading the scanner replaced, one character at a time: the two must agree. */
 function parseCsvByCharacter(text: string): { rows: string[][]; lines: number[] } {
@@ -66,15 +66,30 @@ describe('CSV', () => {
     expect(() => parseCsv('a,b\n"open,b\nc,d')).toThrow(CsvError);
   });
 
-  it('reads back what it writes, Bangla included', () => {
-    const cell = fc.string({ unit: fc.constantFrom('a', 'ক', ',', '"', '\n', '\r\n', ' ', '|', '\\', 'x') });
+  it('reads back what it writes, Bangla and would-be formulas included, and writes no cell a spreadsheet runs', () => {
+    const cell = fc.string({ unit: fc.constantFrom('a', 'ক', ',', '"', '\n', '\r\n', ' ', '|', '\\', 'x', '=', '+', '-', '@', "'", '\t') });
     fc.assert(
       fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (rows) => {
         // A row of one empty field is a blank line, which is no row.
         const kept = rows.filter((r) => !(r.length === 1 && r[0] === ''));
-        expect(parseCsv(toCsv(kept)).rows).toEqual(kept);
+        const read = parseCsv(toCsv(kept)).rows;
+        expect(read.flat().filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+        expect(read.map((r) => r.map(fromCsvCell))).toEqual(kept);
       }),
     );
+  });
+
+  it('starts a would-be formula with a quote (OWASP), and quotes as RFC 4180 says', () => {
+    expect(csvCell('=HYPERLINK("http://evil.example","x")')).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csvCell("+cmd|' /C calc'!A0")).toBe("'+cmd|' /C calc'!A0");
+    expect(csvCell('-1')).toBe("'-1");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\tx')).toBe("'\tx");
+    expect(csvCell('\rx')).toBe(`"'\rx"`);
+    expect(csvCell("'=x")).toBe("''=x");
+    expect(csvCell("it's")).toBe("it's");
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(fromCsvCell("'it's")).toBe("'it's");
   });
 
   it('reads rows one at a time as a reading character by character does, line numbers included', { timeout: 30_000 }, async () => {

@@ -1,8 +1,10 @@
 import { timeSlices, yieldToEventLoop } from './time-slices.ts';
 
-// CSV as RFC 4180 writes it, for the catalogue's import and export (docs/decisions/0031):
-// fields separated by commas, quoted when they hold a comma, a quote or a line break, a
-// quote doubled inside quotes; lines end with CRLF or LF. Spreadsheets save it this way.
+// CSV as RFC 4180 writes it, for the catalogue's import and every export of the back office
+// (docs/decisions/0031): fields separated by commas, quoted when they hold a comma, a quote or
+// a line break, a quote doubled inside quotes; lines end with CRLF or LF. Spreadsheets save it
+// this way. Every CSV the shop writes goes through csvCell, so none has a cell a spreadsheet
+// runs as a formula (docs/decisions/0053).
 
 const COMMA = 44;
 const QUOTE = 34;
@@ -166,13 +168,34 @@ export class CsvError extends Error {
   }
 }
 
-function quote(value: string): string {
-  return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * Text a spreadsheet would run as a formula (OWASP "CSV injection": a cell starting with
+ * = + - @, a tab or a carriage return), with any quotes already in front of it: such a cell is
+ * written with one more quote in front, which spreadsheets read as "this is text". A value
+ * that already starts with quotes before such a character gets one more too, so the import
+ * can take exactly one off (fromCsvCell) and every value comes back as it was.
+ */
+const FORMULA = /^'*[=+\-@\t\r]/;
+
+/** One value as a CSV cell: kept from running as a formula, then quoted where RFC 4180 needs it. */
+export function csvCell(value: string): string {
+  const safe = FORMULA.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) || /^\s|\s$/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** A cell as it was before csvCell kept it from running as a formula (what the import reads). */
+export function fromCsvCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA.test(cell) ? cell.slice(1) : cell;
+}
+
+/** One row of cells, ending with CRLF. */
+export function csvLine(values: readonly string[]): string {
+  return `${values.map(csvCell).join(',')}\r\n`;
 }
 
 /** CSV text with a UTF-8 BOM (so spreadsheets read Bangla as Bangla) and CRLF line ends. */
-export function toCsv(rows: string[][]): string {
-  return `\uFEFF${rows.map((r) => r.map(quote).join(',')).join('\r\n')}\r\n`;
+export function toCsv(rows: readonly (readonly string[])[]): string {
+  return `\uFEFF${rows.map(csvLine).join('')}`;
 }
 
 /** Several values in one cell, separated by "|" (a "|" or "\" inside a value is escaped with "\"). */

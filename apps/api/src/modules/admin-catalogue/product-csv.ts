@@ -1,7 +1,7 @@
 import { CATALOGUE_IMPORT_MAX_ROWS, parseTaka, SLUG_PATTERN, slugify, type TImportProblem, type TImportSummary, takaInput } from '@storefront/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { CsvError, csvRows, joinList, splitList, toCsv } from '../../lib/csv.ts';
+import { CsvError, csvRows, fromCsvCell, joinList, splitList, toCsv } from '../../lib/csv.ts';
 import { timeSlices } from '../../lib/time-slices.ts';
 
 // Products with their skus and stock as one CSV layout, for export and import
@@ -222,7 +222,8 @@ export async function planImport(db: Db, text: string): Promise<ImportPlan> {
   const checkRows = !problems.count;
   const cell = (row: string[], name: string) => {
     const i = col.get(name);
-    return i == null ? undefined : (row[i] ?? '').trim();
+    // The quote the export put in front of a would-be formula comes off (docs/decisions/0053).
+    return i == null ? undefined : fromCsvCell(row[i] ?? '').trim();
   };
 
   // Rows into products (by slug) and skus.
@@ -311,7 +312,7 @@ export async function planImport(db: Db, text: string): Promise<ImportPlan> {
     }
     const stock = new Map<number, number>();
     for (const s of stockCols) {
-      const v = (row[s.index] ?? '').trim();
+      const v = fromCsvCell(row[s.index] ?? '').trim();
       if (!v) continue;
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0) problems.add(line, s.name, 'Enter a whole number of units (0 or more), or leave it empty');

@@ -33,18 +33,15 @@ export async function listSubscribers(db: Db, query: TAdminSubscriberQuery) {
 
 export const SUBSCRIBER_CSV_HEADER = ['email', 'state', 'subscribed_at', 'unsubscribed_at', 'unsubscribed_by', 'offer', 'type', 'customer_id'];
 
-/** A cell a spreadsheet would run as a formula (a visitor typed the address) starts with a quote instead. */
-const cell = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
-
 export function subscriberCsvRow(r: Row): string[] {
   return [
-    cell(r.email),
+    r.email,
     r.unsubscribed_at ? 'unsubscribed' : 'subscribed',
     r.created_at,
     r.unsubscribed_at ?? '',
     r.unsubscribed_by ?? '',
-    cell(r.offer),
-    cell(r.type),
+    r.offer,
+    r.type,
     r.customer_id == null ? '' : String(r.customer_id),
   ];
 }

@@ -18,7 +18,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { toCsv } from '../../../lib/csv.ts';
+import { csvLine, toCsv } from '../../../lib/csv.ts';
 import { installationSecret } from '../../../lib/installation-secrets.ts';
 import { listMessages, openMessage, replyToMessage } from '../../../modules/admin-inbox/messages.service.ts';
 import { listMails, mailStatus, readMail, retryMail, sendTestMail } from '../../../modules/admin-inbox/outbox.service.ts';
@@ -85,8 +85,8 @@ export const adminInboxRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(req);
       async function* csv() {
         yield toCsv([SUBSCRIBER_CSV_HEADER]);
-        // Without the BOM toCsv starts with: one file, one BOM.
-        for await (const rows of exportSubscribers(db, req.query, actor)) yield toCsv(rows.map(subscriberCsvRow)).slice(1);
+        // Cells a spreadsheet would run as formulas (a visitor typed the address) are written as text.
+        for await (const rows of exportSubscribers(db, req.query, actor)) yield rows.map((r) => csvLine(subscriberCsvRow(r))).join('');
       }
       return reply
         .header('content-type', 'text/csv; charset=utf-8')

@@ -18,7 +18,7 @@ import { actorOf, signedInStaff } from '../../../plugins/admin-auth.ts';
 import { addOrderNote, applyOrderAction, collectCash, reviewProof } from '../../../modules/admin-orders/fulfilment.service.ts';
 import { Readable } from 'node:stream';
 import { adminOrder, exportOrders, listOrders } from '../../../modules/admin-orders/orders.query.ts';
-import { toCsv } from '../../../lib/csv.ts';
+import { csvLine, toCsv } from '../../../lib/csv.ts';
 import { createRefund, refreshRefund } from '../../../modules/admin-orders/refunds.service.ts';
 import type { StaffActor } from '../../../modules/admin-orders/staff-history.ts';
 import { orderDeps } from '../../../modules/orders/deps.ts';
@@ -51,8 +51,6 @@ const CSV_HEADER = [
   'refunded',
 ];
 
-/** A cell a spreadsheet would run as a formula (a shopper typed the name) starts with a quote instead. */
-const cell = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
 const taka = (poisha: number) => (poisha / 100).toFixed(2);
 
 function csvRow(r: import('@storefront/shared').TAdminOrderRow): string[] {
@@ -64,10 +62,10 @@ function csvRow(r: import('@storefront/shared').TAdminOrderRow): string[] {
     r.paymentStatus,
     r.paymentMethod,
     r.deliveryMethod,
-    cell(r.contactName),
+    r.contactName,
     r.contactMobile,
-    cell(r.contactEmail),
-    cell(r.branchName ?? ''),
+    r.contactEmail,
+    r.branchName ?? '',
     taka(r.total),
     taka(r.amountPaid),
     taka(r.refundedTotal),
@@ -106,8 +104,8 @@ export const adminOrdersRoutes: FastifyPluginAsyncZod = async (app) => {
       async function* csv() {
         yield toCsv([CSV_HEADER]);
         for await (const rows of exportOrders(db, req.query)) {
-          // Without the BOM toCsv starts with: one file, one BOM.
-          yield toCsv(rows.map(csvRow)).slice(1);
+          // Cells a spreadsheet would run as formulas (a shopper typed the name) are written as text.
+          yield rows.map((r) => csvLine(csvRow(r))).join('');
         }
       }
       return reply
