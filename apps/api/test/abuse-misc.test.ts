@@ -1,21 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, sql, type UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import type { Db } from '../src/db/database.ts';
+import { LocalDiskStorage } from '../src/modules/files/local-disk.storage.ts';
+import type { FilesPluginOptions } from '../src/plugins/files.ts';
 import { signFields } from '../src/modules/payments/gateway-fields.ts';
 import { signIn, signUp, uniqueIp, uniqueMobile } from './helpers/accounts.ts';
 import { expectApiError } from './helpers/assertions.ts';
 import { checkout, checkoutBody, guestContact } from './helpers/checkout.ts';
+import { pngBytes, uploadForm } from './helpers/files.ts';
 import { signedInStaff, STAFF_PASSWORD } from './helpers/staff.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { startTestApp, type TestApp, testDbKind } from './helpers/test-app.ts';
 
 // Smaller ways around the shop's defences: forgot-password telling known emails by the
 // work it does, one mailbox signing up twice under its Unicode and punycode domain, and a
-// sandbox gateway secret that every installation shared, and invisible characters that make
-// an email or a name read as another.
+// sandbox gateway secret that every installation shared, invisible characters that make
+// an email or a name read as another, and a full disk answering 500.
 
 let t: TestApp;
 beforeAll(async () => {
@@ -308,5 +316,120 @@ describe('an email or a name with an invisible or control character is refused',
     });
     expectApiError(invite, 400);
     expect(invite.body.error.fields?.fullName).toBe(NAME_INVISIBLE);
+  });
+});
+
+describe('a full disk answers 503 in the one error shape, is logged once a minute and counted', () => {
+  const METRICS_TOKEN = 'metrics-token-for-a-full-disk-0123';
+  const MESSAGE = 'The shop cannot save anything right now. Please try again in a few minutes.';
+
+  /** The shop on a given database and file storage, its log kept, its metrics behind a token, over real HTTP. */
+  async function shopWithLog(base: TestApp, db: Db, files: FilesPluginOptions = {}) {
+    const logs: { msg: string; level: number }[] = [];
+    const app = await buildApp({
+      config: { ...base.app.config, metrics: { port: null, host: '127.0.0.1', token: METRICS_TOKEN } },
+      db,
+      logger: { level: 'warn', stream: { write: (line: string) => logs.push(JSON.parse(line)) } },
+      files,
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const post = async (p: string, body: string | FormData, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${url}${p}`, { method: 'POST', body, headers: { 'x-api-key': base.app.config.apiKey, 'x-forwarded-for': uniqueIp(), ...headers } });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+    };
+    const signUp = () =>
+      post(
+        '/api/signup',
+        JSON.stringify({ source: 'DEFAULT', type: 'DEFAULT', fullName: 'Rahim Uddin', email: `full.${randomBytes(5).toString('hex')}@example.com`, mobile: uniqueMobile(), password: 'secret-pass' }),
+        { 'content-type': 'application/json' },
+      );
+    const counted = async (store: string) => {
+      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      const m = new RegExp(`^storefront_storage_full_errors_total\\{store="${store}"\\} (\\d+)$`, 'm').exec(text);
+      return m ? Number(m[1]) : null;
+    };
+    const fullLogs = () => logs.filter((l) => /storage is full/.test(l.msg));
+    return { app, post, signUp, counted, fullLogs, logs };
+  }
+
+  function expectStorageFull(res: { status: number; retryAfter: string | null; body: any }) {
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body).toEqual({ error: { code: 'service_unavailable', message: MESSAGE } });
+    expect(Number(res.retryAfter)).toBeGreaterThan(0);
+  }
+
+  it.runIf(testDbKind() === 'sqlite')('SQLite: a sign-up on a database file that cannot grow (SQLITE_FULL)', async () => {
+    const own = await startTestApp({ seed: false, config: { trustProxy: 1 } });
+    const shop = await shopWithLog(own, own.db);
+    try {
+      const pages = (await sql<{ page_count: number }>`pragma page_count`.execute(own.db.kysely)).rows[0].page_count;
+      await sql.raw(`pragma max_page_count = ${pages}`).execute(own.db.kysely);
+      // The pages there still have room for a few rows: sign-ups fill them, then the file must grow.
+      let res = await shop.signUp();
+      for (let i = 0; i < 300 && res.status === 201; i++) res = await shop.signUp();
+      expectStorageFull(res);
+      expectStorageFull(await shop.signUp());
+      expectStorageFull(await shop.signUp());
+      expect(shop.fullLogs()).toHaveLength(1);
+      expect(shop.logs.filter((l) => l.level >= 50 && !/storage is full/.test(l.msg))).toEqual([]);
+      expect(await shop.counted('database')).toBe(3);
+    } finally {
+      await sql.raw('pragma max_page_count = 1073741823').execute(own.db.kysely);
+      await shop.app.close();
+      await own.close();
+    }
+  });
+
+  it('PostgreSQL: its disk_full (SQLSTATE 53100), as node-postgres reports it, through the real handler', async () => {
+    // A PostgreSQL server whose disk is full cannot be had in a test: the insert of a sign-up
+    // fails with the error object node-postgres gives for it.
+    class DiskFullOnInsert implements KyselyPlugin {
+      transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+        if (args.node.kind === 'InsertQueryNode') {
+          throw Object.assign(new Error('could not extend file "base/16384/16450": No space left on device'), {
+            name: 'error',
+            code: '53100',
+            severity: 'ERROR',
+            hint: 'Check free disk space.',
+            routine: 'mdextend',
+          });
+        }
+        return args.node;
+      }
+      async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+        return args.result;
+      }
+    }
+    const db: Db = { kysely: t.db.kysely.withPlugin(new DiskFullOnInsert()), dialect: t.db.dialect, destroy: async () => {}, observe: () => () => {} };
+    const shop = await shopWithLog(t, db);
+    try {
+      expectStorageFull(await shop.signUp());
+      expectStorageFull(await shop.signUp());
+      expect(shop.fullLogs()).toHaveLength(1);
+      expect(await shop.counted('database')).toBe(2);
+    } finally {
+      await shop.app.close();
+    }
+  });
+
+  it('uploads: a file the disk has no room for (ENOSPC)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-full-'));
+    /** A local disk that fails its writes as a full one does. */
+    class FullDisk extends LocalDiskStorage {
+      override async put(_key: string, body: Readable): Promise<{ size: number }> {
+        for await (const _ of body);
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+      }
+    }
+    const shop = await shopWithLog(t, t.db, { storage: new FullDisk(dir) });
+    try {
+      for (let i = 0; i < 2; i++) expectStorageFull(await shop.post('/api/files', uploadForm({ bytes: pngBytes(), name: 'sofa.png', contentType: 'image/png' })));
+      expect(shop.fullLogs()).toHaveLength(1);
+      expect(await shop.counted('files')).toBe(2);
+    } finally {
+      await shop.app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
