@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDataException } from '../db/dialect/data-exception.ts';
 import { isDatabaseUnavailable } from '../db/dialect/unavailable.ts';
 import { ApiError, BusyError, type RateLimitedError } from '../lib/errors.ts';
+import { storageFullOf } from '../lib/storage-full.ts';
 
 type Body = { error: { code: string; message: string; fields?: Record<string, string> } };
 
@@ -16,6 +17,11 @@ const FASTIFY_CLIENT_ERRORS: Record<string, [string, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: ['bad_request', 'The body is not valid JSON'],
   FST_ERR_CTP_MALFORMED_JSON: ['bad_request', 'The body is not valid JSON'],
 };
+
+/** A full disk is logged at most this often: every refused request would otherwise write a line to it (docs/decisions/0053). */
+const STORAGE_FULL_LOG_MS = 60_000;
+/** What a full disk tells the client: not its fault, and not over in seconds. */
+const STORAGE_FULL_RETRY_AFTER_S = 60;
 
 export function errorBody(code: string, message: string, fields?: Record<string, string>): Body {
   return { error: fields && Object.keys(fields).length ? { code, message, fields } : { code, message } };
@@ -42,6 +48,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (reply.statusCode >= 400 && !request.raw.complete) reply.header('connection', 'close');
   });
 
+  let storageFullLoggedAt = Number.NEGATIVE_INFINITY;
+  let storageFullSinceLog = 0;
+
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
       if (error.status === 429 && !reply.getHeader('retry-after')) {
@@ -64,6 +73,22 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) {
       // Other client errors raised by Fastify or a plugin: keep the status, not the internals.
       return reply.status(status).send(errorBody('bad_request', error.message && error.message.length < 200 ? error.message : 'The request is not valid'));
+    }
+    const full = storageFullOf(error);
+    if (full) {
+      // The shop cannot write until an operator makes room: 503 with a wait, as when the
+      // database is unreachable; the code storage_full stays the guests' file allowance
+      // (507, docs/decisions/0024). Counted in /metrics (storefront_storage_full_errors_total).
+      storageFullSinceLog++;
+      if (Date.now() - storageFullLoggedAt >= STORAGE_FULL_LOG_MS) {
+        request.log.error({ err: error, store: full, refusedSinceLastLine: storageFullSinceLog }, `storage is full (${full}): writes are refused with 503`);
+        storageFullLoggedAt = Date.now();
+        storageFullSinceLog = 0;
+      }
+      return reply
+        .status(503)
+        .header('retry-after', String(STORAGE_FULL_RETRY_AFTER_S))
+        .send(errorBody('service_unavailable', 'The shop cannot save anything right now. Please try again in a few minutes.'));
     }
     if (isDataException(error)) {
       // A value the database refused (out of range, not valid text): the client's input.

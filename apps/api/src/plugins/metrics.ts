@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import client from 'prom-client';
+import { storageFullOf } from '../lib/storage-full.ts';
 import { MAX_ATTEMPTS } from '../modules/mail/mailer.ts';
 import { errorBody } from './errors.ts';
 
@@ -141,6 +142,20 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
       },
     });
   }
+
+  // Requests refused because the disk is full (docs/decisions/0053): the error handler logs
+  // them once a minute, this counts every one, by what could not be written.
+  const storageFull = new client.Counter({
+    name: 'storefront_storage_full_errors_total',
+    help: 'Requests answered 503 because there was no room to write: the database (SQLITE_FULL, PostgreSQL 53100) or uploaded files (ENOSPC, EDQUOT).',
+    labelNames: ['store'],
+    registers: [registry],
+  });
+  for (const store of ['database', 'files']) storageFull.inc({ store }, 0);
+  app.addHook('onError', async (_req, _reply, error) => {
+    const store = storageFullOf(error);
+    if (store) storageFull.inc({ store });
+  });
 
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? UNMATCHED_ROUTE;

@@ -81,6 +81,7 @@ export const validation: Catalog = {
   'Please check the highlighted fields': 'চিহ্নিত ঘরগুলো দেখে ঠিক করুন',
   // The API's general answers (apps/api/src/lib/errors.ts, plugins/auth.ts)
   'The shop is very busy right now. Please try again in a moment.': 'দোকানে এখন খুব ভিড়। একটু পরে আবার চেষ্টা করুন।',
+  'The shop cannot save anything right now. Please try again in a few minutes.': 'দোকান এই মুহূর্তে কিছু সংরক্ষণ করতে পারছে না। কয়েক মিনিট পরে আবার চেষ্টা করুন।',
   'Please sign in to continue': 'চালিয়ে যেতে সাইন ইন করুন',
   'Too many requests, please try again later': 'অনেক বেশি অনুরোধ এসেছে, একটু পরে আবার চেষ্টা করুন',
 };
