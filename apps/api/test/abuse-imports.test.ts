@@ -21,8 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** The longest pause of the event loop allowed while a file is read (it was 1 to 13 s). */
-const MAX_PAUSE_MS = 200;
+/**
+ * The longest pause of the event loop allowed while a file is read (it was 1 to 13 s; now
+ * 50–120 ms on a quiet machine, up to about 300 ms with the other test worker and the
+ * database busy on the same two cores).
+ */
+const MAX_PAUSE_MS = 600;
 /**
  * How long a health check sent meanwhile may take to answer: more than the pause, since the
  * thread asking shares two cores with the upload's and the app's.

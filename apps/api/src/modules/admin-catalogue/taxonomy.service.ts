@@ -10,6 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { lockForTransaction } from '../../db/dialect/locks.ts';
 import { isUniqueViolation } from '../../db/dialect/unique-violation.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { bumpReadSideVersion } from '../catalogue/search-index.ts';
@@ -30,6 +31,9 @@ function checkPicture(field: string, url: string | null) {
  * listings' facets and the shop's menus, so after each write the read side is rebuilt whole
  * (categories and attributes change rarely) and every process is told.
  */
+/** The advisory lock of taxonomy changes, apart from the app's other locks. */
+const TAXONOMY_LOCK = 7_300_000_001;
+
 export class AdminTaxonomyService {
   constructor(
     private readonly db: Db,
@@ -44,6 +48,9 @@ export class AdminTaxonomyService {
     let out: T;
     try {
       out = await this.k.transaction().execute(async (trx) => {
+        // One change of the taxonomy at a time (PostgreSQL): a change touches many rows (every
+        // sku with an option), and two at once could take them in opposite orders and deadlock.
+        await lockForTransaction(trx, this.db.dialect, TAXONOMY_LOCK);
         const r = await fn(trx);
         await bumpReadSideVersion(trx);
         return r;
